@@ -1,0 +1,64 @@
+#include "core/topology/allocation.h"
+
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "tbb/parallel_for.h"
+
+namespace hopmap {
+
+absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> machine,
+                                              std::vector<NodeId> nodes,
+                                              int32_t cores_per_node, int32_t dense_limit) {
+  if (machine == nullptr) return absl::InvalidArgumentError("allocation: no machine");
+  if (nodes.empty()) return absl::InvalidArgumentError("allocation: no nodes");
+  if (cores_per_node < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("allocation: cores per node must be >= 1, got ", cores_per_node));
+  }
+  if (static_cast<int64_t>(nodes.size()) * cores_per_node > kMaxTasks) {
+    return absl::InvalidArgumentError("allocation: more slots than hopmap supports (2^31)");
+  }
+  const NodeId machine_nodes = machine->num_nodes();
+  std::vector<int32_t> position_of(machine_nodes, -1);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NodeId node = nodes[i];
+    if (node < 0 || node >= machine_nodes) {
+      return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node,
+                                                     " (position ", i,
+                                                     ") is outside the machine (0..",
+                                                     machine_nodes - 1, ")"));
+    }
+    if (position_of[node] >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node, " (",
+                                                     machine->NodeName(node),
+                                                     ") is listed twice, at positions ",
+                                                     position_of[node], " and ", i));
+    }
+    position_of[node] = static_cast<int32_t>(i);
+  }
+  Allocation a;
+  a.machine_ = std::move(machine);
+  a.nodes_ = std::move(nodes);
+  a.cores_ = cores_per_node;
+  const size_t m = a.nodes_.size();
+  if (static_cast<int64_t>(m) <= dense_limit && a.machine_->max_hops() < 65535) {
+    a.dense_.resize(m * m);
+    tbb::parallel_for(size_t{0}, m, [&](size_t i) {
+      for (size_t j = 0; j < m; ++j) {
+        a.dense_[i * m + j] = static_cast<uint16_t>(a.machine_->Hops(a.nodes_[i], a.nodes_[j]));
+      }
+    });
+  }
+  return a;
+}
+
+absl::StatusOr<Allocation> Allocation::WholeMachine(std::shared_ptr<const Machine> machine) {
+  if (machine == nullptr) return absl::InvalidArgumentError("allocation: no machine");
+  std::vector<NodeId> nodes(machine->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  const int32_t cores = machine->cores_per_node();
+  return Create(std::move(machine), std::move(nodes), cores);
+}
+
+}  // namespace hopmap

@@ -1,0 +1,64 @@
+// Allocation: the ordered machine nodes a job was given, and cores per node.
+#ifndef HOPMAP_CORE_TOPOLOGY_ALLOCATION_H_
+#define HOPMAP_CORE_TOPOLOGY_ALLOCATION_H_
+
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/topology/machine.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+// slot = position * cores_per_node + core, where position indexes nodes(). The
+// allocation may be any subset of the machine, in any order (fragmented, as real
+// schedulers give it). Small allocations keep a dense hop matrix over their
+// positions; larger ones ask the machine model.
+class Allocation {
+ public:
+  // Allocations up to this many nodes keep a dense position x position hop matrix.
+  static constexpr int32_t kDefaultDenseLimit = 2048;
+
+  // Fails on an empty list, a node outside the machine, a node listed twice, or
+  // cores_per_node < 1.
+  static absl::StatusOr<Allocation> Create(std::shared_ptr<const Machine> machine,
+                                           std::vector<NodeId> nodes, int32_t cores_per_node,
+                                           int32_t dense_limit = kDefaultDenseLimit);
+  // Every node of the machine in id order, with the machine's cores per node.
+  static absl::StatusOr<Allocation> WholeMachine(std::shared_ptr<const Machine> machine);
+
+  [[nodiscard]] const Machine& machine() const { return *machine_; }
+  [[nodiscard]] const std::shared_ptr<const Machine>& shared_machine() const { return machine_; }
+  [[nodiscard]] int32_t num_nodes() const { return static_cast<int32_t>(nodes_.size()); }
+  [[nodiscard]] int32_t cores_per_node() const { return cores_; }
+  [[nodiscard]] int64_t num_slots() const {
+    return static_cast<int64_t>(nodes_.size()) * cores_;
+  }
+  [[nodiscard]] const std::vector<NodeId>& nodes() const { return nodes_; }
+  [[nodiscard]] NodeId node_at(int32_t position) const { return nodes_[position]; }
+
+  [[nodiscard]] int32_t PositionOfSlot(SlotId slot) const { return slot / cores_; }
+  [[nodiscard]] int32_t CoreOfSlot(SlotId slot) const { return slot % cores_; }
+  [[nodiscard]] NodeId NodeOfSlot(SlotId slot) const { return nodes_[slot / cores_]; }
+
+  // Hops between the nodes at two positions (0 for the same position).
+  [[nodiscard]] int32_t HopsBetweenPositions(int32_t a, int32_t b) const {
+    if (!dense_.empty()) return dense_[static_cast<size_t>(a) * nodes_.size() + b];
+    return machine_->Hops(nodes_[a], nodes_[b]);
+  }
+  [[nodiscard]] int32_t HopsBetweenSlots(SlotId a, SlotId b) const {
+    return HopsBetweenPositions(a / cores_, b / cores_);
+  }
+  [[nodiscard]] bool has_dense_hops() const { return !dense_.empty(); }
+
+ private:
+  std::shared_ptr<const Machine> machine_;
+  std::vector<NodeId> nodes_;
+  int32_t cores_ = 1;
+  std::vector<uint16_t> dense_;  // hops fit: diameters are far below 65535
+};
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_TOPOLOGY_ALLOCATION_H_

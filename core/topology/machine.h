@@ -1,0 +1,87 @@
+// Machine: a model of a network with numbered nodes. Every model answers hop
+// distances in O(1) or O(dims) (no n x n matrix) and enumerates the links a route
+// uses, so link loads can be computed.
+#ifndef HOPMAP_CORE_TOPOLOGY_MACHINE_H_
+#define HOPMAP_CORE_TOPOLOGY_MACHINE_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "core/topology/node_names.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+// How a route's bytes spread over links (DESIGN.md, "Link loads").
+enum class Routing {
+  kDimensionOrder,  // one deterministic minimal route
+  kAdaptive,        // each direction split equally over all minimal paths
+};
+
+// Called with a directed link id in [0, num_links()) and the share (0, 1] of the
+// route's bytes that cross it.
+using LinkVisitor = absl::FunctionRef<void(int64_t link, double share)>;
+
+class Machine {
+ public:
+  virtual ~Machine() = default;
+
+  // "torus", "mesh", "fattree", "chipmesh", "dragonfly", "graph", "matrix".
+  [[nodiscard]] virtual std::string_view kind() const = 0;
+  // A spec string that describes this model (e.g. "torus:8x8x8:cores=4").
+  [[nodiscard]] virtual std::string Spec() const = 0;
+  [[nodiscard]] virtual NodeId num_nodes() const = 0;
+  // Hops between two nodes; 0 for a node and itself. Symmetric.
+  [[nodiscard]] virtual int32_t Hops(NodeId a, NodeId b) const = 0;
+  // The largest Hops() over all pairs (the diameter).
+  [[nodiscard]] virtual int32_t max_hops() const = 0;
+  // The smallest Hops() between two different nodes (1 on a torus, 2 on a fat tree).
+  [[nodiscard]] virtual int32_t min_hops() const = 0;
+
+  // Coordinates, for machines that have them (torus, mesh, fat tree levels,
+  // chip mesh, dragonfly). dims() is empty for machines without.
+  [[nodiscard]] virtual std::vector<int32_t> dims() const { return {}; }
+  // One short name per dim: "X", "Y", "Z", ... for tori.
+  [[nodiscard]] virtual std::vector<std::string> dim_names() const { return {}; }
+  // Writes dims().size() coordinates of `node` to `out`.
+  virtual void Coordinates(NodeId /*node*/, std::span<int32_t> /*out*/) const {}
+
+  // Directed links of the network model; 0 means the model has no links (an
+  // explicit distance matrix), and link loads are not available.
+  [[nodiscard]] virtual int64_t num_links() const = 0;
+  // Visits the directed links of the route from a to b under `routing`. With one
+  // path every link gets share 1; adaptive routing splits the route over all
+  // minimal paths, so the shares at each step of the route add up to 1. A link
+  // may be visited more than once (callers add the shares).
+  virtual void ForEachRouteLink(NodeId a, NodeId b, Routing routing,
+                                LinkVisitor visit) const = 0;
+  // A readable name for a link, e.g. "(1,2,0)->(2,2,0)".
+  [[nodiscard]] virtual std::string LinkName(int64_t link) const = 0;
+
+  // An upper bound, for h = 0..max_hops(), on the number of machine nodes within h
+  // hops of any one node (ball sizes). Used by the lower bound; the default
+  // computes it exactly by scanning every pair when that is cheap and otherwise
+  // returns the weakest valid bound (1 node below min_hops(), all nodes at and above).
+  [[nodiscard]] virtual std::vector<int64_t> BallSizeUpperBounds() const;
+
+  // Cores per node the machine has (an allocation may use fewer).
+  [[nodiscard]] int32_t cores_per_node() const { return cores_per_node_; }
+  void set_cores_per_node(int32_t cores) { cores_per_node_ = cores; }
+
+  [[nodiscard]] const NodeNames& node_names() const { return names_; }
+  void set_node_names(NodeNames names) { names_ = std::move(names); }
+  [[nodiscard]] std::string NodeName(NodeId node) const { return names_.Name(node); }
+
+ private:
+  int32_t cores_per_node_ = 1;
+  NodeNames names_;
+};
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_TOPOLOGY_MACHINE_H_

@@ -1,0 +1,235 @@
+#include "core/topology/torus.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace hopmap {
+
+absl::StatusOr<TorusMachine> TorusMachine::Create(std::vector<int32_t> dims,
+                                                  std::vector<bool> wrap) {
+  if (dims.empty()) return absl::InvalidArgumentError("torus/mesh: needs at least one dimension");
+  if (wrap.size() != dims.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("torus/mesh: ", dims.size(),
+                                                   " dimensions but ", wrap.size(),
+                                                   " wrap flags"));
+  }
+  TorusMachine m;
+  int64_t nodes = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("torus/mesh: dimension ", i, " has size ", dims[i], " (must be >= 1)"));
+    }
+    m.stride_.push_back(nodes);
+    nodes *= dims[i];
+    if (nodes > kMaxTasks) {
+      return absl::InvalidArgumentError("torus/mesh: more nodes than hopmap supports (2^31)");
+    }
+    m.max_hops_ += wrap[i] ? dims[i] / 2 : dims[i] - 1;
+  }
+  m.dims_ = std::move(dims);
+  m.wrap_ = std::move(wrap);
+  m.num_nodes_ = static_cast<NodeId>(nodes);
+  return m;
+}
+
+std::string_view TorusMachine::kind() const {
+  for (bool w : wrap_) {
+    if (w) return "torus";
+  }
+  return "mesh";
+}
+
+std::string TorusMachine::Spec() const {
+  std::string spec = absl::StrCat(std::string(kind()), ":", absl::StrJoin(dims_, "x"));
+  bool mixed = false;
+  for (bool w : wrap_) mixed |= (w != wrap_[0]);
+  if (mixed) {
+    absl::StrAppend(&spec, ":wrap=");
+    for (bool w : wrap_) absl::StrAppend(&spec, w ? "1" : "0");
+  }
+  absl::StrAppend(&spec, ":cores=", cores_per_node());
+  return spec;
+}
+
+std::vector<std::string> TorusMachine::dim_names() const {
+  static constexpr const char* kNames[] = {"X", "Y", "Z", "W", "V", "U"};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    names.push_back(i < 6 ? kNames[i] : absl::StrCat("D", i));
+  }
+  return names;
+}
+
+void TorusMachine::Coordinates(NodeId node, std::span<int32_t> out) const {
+  int64_t rest = node;
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    out[i] = static_cast<int32_t>(rest % dims_[i]);
+    rest /= dims_[i];
+  }
+}
+
+NodeId TorusMachine::NodeAt(std::span<const int32_t> coords) const {
+  int64_t id = 0;
+  for (size_t i = 0; i < dims_.size(); ++i) id += coords[i] * stride_[i];
+  return static_cast<NodeId>(id);
+}
+
+TorusMachine::DimMove TorusMachine::Move(int dim, int32_t from, int32_t to) const {
+  const int32_t size = dims_[dim];
+  if (!wrap_[dim]) {
+    const int32_t d = to - from;
+    return {std::abs(d), d >= 0 ? 1 : -1, false};
+  }
+  const int32_t forward = ((to - from) % size + size) % size;
+  const int32_t backward = size - forward;
+  if (forward == 0) return {0, 1, false};
+  if (forward < backward) return {forward, 1, false};
+  if (forward > backward) return {backward, -1, false};
+  return {forward, 1, true};  // exactly half way: positive first, both minimal
+}
+
+int32_t TorusMachine::Hops(NodeId a, NodeId b) const {
+  int32_t hops = 0;
+  int64_t ra = a, rb = b;
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    const int32_t size = dims_[i];
+    const int32_t ca = static_cast<int32_t>(ra % size), cb = static_cast<int32_t>(rb % size);
+    ra /= size;
+    rb /= size;
+    const int32_t d = std::abs(ca - cb);
+    hops += wrap_[i] ? std::min(d, size - d) : d;
+  }
+  return hops;
+}
+
+int64_t TorusMachine::num_links() const {
+  return static_cast<int64_t>(num_nodes_) * static_cast<int64_t>(dims_.size()) * 2;
+}
+
+std::string TorusMachine::LinkName(int64_t link) const {
+  const int ndims = static_cast<int>(dims_.size());
+  const int sign = (link % 2 == 0) ? 1 : -1;
+  const int dim = static_cast<int>((link / 2) % ndims);
+  const NodeId node = static_cast<NodeId>(link / 2 / ndims);
+  std::vector<int32_t> c(ndims);
+  Coordinates(node, c);
+  std::string from = absl::StrCat("(", absl::StrJoin(c, ","), ")");
+  c[dim] = wrap_[dim] ? ((c[dim] + sign) % dims_[dim] + dims_[dim]) % dims_[dim] : c[dim] + sign;
+  return absl::StrCat(from, "->(", absl::StrJoin(c, ","), ")");
+}
+
+void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
+                                    LinkVisitor visit) const {
+  if (a == b) return;
+  if (routing == Routing::kAdaptive) {
+    AdaptiveRoute(a, b, visit);
+    return;
+  }
+  const int ndims = static_cast<int>(dims_.size());
+  std::vector<int32_t> cur(ndims), dst(ndims);
+  Coordinates(a, cur);
+  Coordinates(b, dst);
+  NodeId node = a;
+  for (int i = 0; i < ndims; ++i) {
+    const DimMove move = Move(i, cur[i], dst[i]);
+    for (int32_t s = 0; s < move.steps; ++s) {
+      visit(LinkId(node, i, move.sign), 1.0);
+      const int32_t next = (cur[i] + move.sign + dims_[i]) % dims_[i];
+      node = static_cast<NodeId>(node + (next - cur[i]) * stride_[i]);
+      cur[i] = next;
+    }
+  }
+}
+
+// Splits the route equally over all minimal paths. The paths from offset 0 to
+// offset k in the box of per-dimension steps are the interleavings of the moves;
+// the share of the step from p along dim i is M(p) * M(k - p - e_i) / M(k), with
+// M the multinomial coefficient. Where a dimension is exactly half way round both
+// directions are minimal and each gets half of the paths.
+void TorusMachine::AdaptiveRoute(NodeId a, NodeId b, LinkVisitor visit) const {
+  const int ndims = static_cast<int>(dims_.size());
+  std::vector<int32_t> ca(ndims), cb(ndims);
+  Coordinates(a, ca);
+  Coordinates(b, cb);
+  std::vector<DimMove> moves(ndims);
+  std::vector<int> tie_dims;
+  for (int i = 0; i < ndims; ++i) {
+    moves[i] = Move(i, ca[i], cb[i]);
+    if (moves[i].tie) tie_dims.push_back(i);
+  }
+  auto log_multinomial = [](std::span<const int32_t> v) {
+    double total = 0, result = 0;
+    for (int32_t x : v) {
+      total += x;
+      result -= std::lgamma(x + 1.0);
+    }
+    return result + std::lgamma(total + 1.0);
+  };
+  std::vector<int32_t> k(ndims), p(ndims), rest(ndims), sign(ndims);
+  for (int i = 0; i < ndims; ++i) k[i] = moves[i].steps;
+  const double log_total = log_multinomial(k);
+  const double combo_weight = 1.0 / static_cast<double>(1 << tie_dims.size());
+  for (uint32_t combo = 0; combo < (1u << tie_dims.size()); ++combo) {
+    for (int i = 0; i < ndims; ++i) sign[i] = moves[i].sign;
+    for (size_t t = 0; t < tie_dims.size(); ++t) {
+      if (combo & (1u << t)) sign[tie_dims[t]] = -1;
+    }
+    // Walk every point p of the box [0, k] in mixed radix.
+    std::fill(p.begin(), p.end(), 0);
+    while (true) {
+      const double log_before = log_multinomial(p);
+      std::vector<int32_t> coords(ndims);
+      for (int i = 0; i < ndims; ++i) {
+        coords[i] = ((ca[i] + sign[i] * p[i]) % dims_[i] + dims_[i]) % dims_[i];
+      }
+      const NodeId node = NodeAt(coords);
+      for (int i = 0; i < ndims; ++i) {
+        if (p[i] >= k[i]) continue;
+        for (int j = 0; j < ndims; ++j) rest[j] = k[j] - p[j] - (j == i ? 1 : 0);
+        const double share =
+            std::exp(log_before + log_multinomial(rest) - log_total) * combo_weight;
+        visit(LinkId(node, i, sign[i]), share);
+      }
+      int i = 0;
+      while (i < ndims && p[i] == k[i]) p[i++] = 0;
+      if (i == ndims) break;
+      ++p[i];
+    }
+  }
+}
+
+std::vector<int64_t> TorusMachine::BallSizeUpperBounds() const {
+  // Tori are vertex-transitive; on a mesh the centre node has the largest balls
+  // (per-dimension counts from the centre dominate, and convolution keeps that).
+  // counts[h] = nodes at exactly h hops, by convolving the per-dimension counts.
+  std::vector<int64_t> counts = {1};
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    const int32_t size = dims_[i];
+    std::vector<int64_t> dim_counts;
+    const int32_t centre = wrap_[i] ? 0 : size / 2;
+    for (int32_t x = 0; x < size; ++x) {
+      const int32_t d = std::abs(x - centre);
+      const int32_t h = wrap_[i] ? std::min(d, size - d) : d;
+      if (h >= static_cast<int32_t>(dim_counts.size())) dim_counts.resize(h + 1, 0);
+      ++dim_counts[h];
+    }
+    std::vector<int64_t> next(counts.size() + dim_counts.size() - 1, 0);
+    for (size_t a = 0; a < counts.size(); ++a) {
+      for (size_t b = 0; b < dim_counts.size(); ++b) next[a + b] += counts[a] * dim_counts[b];
+    }
+    counts = std::move(next);
+  }
+  std::vector<int64_t> balls(max_hops_ + 1, num_nodes_);
+  int64_t running = 0;
+  for (int32_t h = 0; h <= max_hops_; ++h) {
+    if (h < static_cast<int32_t>(counts.size())) running += counts[h];
+    balls[h] = std::min<int64_t>(running, num_nodes_);
+  }
+  return balls;
+}
+
+}  // namespace hopmap
