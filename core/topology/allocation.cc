@@ -61,4 +61,29 @@ absl::StatusOr<Allocation> Allocation::WholeMachine(std::shared_ptr<const Machin
   return Create(std::move(machine), std::move(nodes), cores);
 }
 
+absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
+                             std::span<const SlotId> slot_of_task) {
+  if (static_cast<int64_t>(slot_of_task.size()) != num_tasks) {
+    return absl::InvalidArgumentError(absl::StrCat("mapping: has ", slot_of_task.size(),
+                                                   " entries but the graph has ", num_tasks,
+                                                   " tasks"));
+  }
+  const int64_t slots = allocation.num_slots();
+  std::vector<TaskId> task_on_slot(slots, kInvalidTask);
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    const SlotId slot = slot_of_task[t];
+    if (slot < 0 || slot >= slots) {
+      return absl::InvalidArgumentError(absl::StrCat("mapping: task ", t, " is on slot ", slot,
+                                                     ", outside the allocation's slots 0..",
+                                                     slots - 1));
+    }
+    if (task_on_slot[slot] != kInvalidTask) {
+      return absl::InvalidArgumentError(absl::StrCat("mapping: tasks ", task_on_slot[slot],
+                                                     " and ", t, " are both on slot ", slot));
+    }
+    task_on_slot[slot] = static_cast<TaskId>(t);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace hopmap

@@ -3,6 +3,7 @@
 #define HOPMAP_CORE_TOPOLOGY_ALLOCATION_H_
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -58,6 +59,12 @@ class Allocation {
   int32_t cores_ = 1;
   std::vector<uint16_t> dense_;  // hops fit: diameters are far below 65535
 };
+
+// Checks a mapping (slot_of_task[t] for every task t) against the allocation:
+// every task placed on a slot in range, no slot used twice (so no node holds
+// more tasks than its cores). `num_tasks` is the graph's size.
+absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
+                             std::span<const SlotId> slot_of_task);
 
 }  // namespace hopmap
 
