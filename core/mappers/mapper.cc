@@ -1,0 +1,80 @@
+#include "core/mappers/mapper.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace hopmap {
+
+absl::StatusOr<Objective> ParseObjective(absl::string_view name) {
+  if (name == "hop-bytes") return Objective::kHopBytes;
+  if (name == "congestion") return Objective::kCongestion;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown objective '", name, "' (known: hop-bytes, congestion)"));
+}
+
+std::string ObjectiveName(Objective objective) {
+  return objective == Objective::kHopBytes ? "hop-bytes" : "congestion";
+}
+
+absl::StatusOr<Routing> ParseRouting(absl::string_view name) {
+  if (name == "dimension-order") return Routing::kDimensionOrder;
+  if (name == "adaptive") return Routing::kAdaptive;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown routing '", name, "' (known: dimension-order, adaptive)"));
+}
+
+std::string RoutingName(Routing routing) {
+  return routing == Routing::kDimensionOrder ? "dimension-order" : "adaptive";
+}
+
+absl::Status MapperOptions::Validate() const {
+  if (!std::isfinite(time_limit_seconds) || time_limit_seconds <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("time limit must be a positive number of seconds, got ",
+                     time_limit_seconds));
+  }
+  if (threads < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("threads must be >= 0, got ", threads));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MapperRegistry::Register(MapperInfo info) {
+  if (info.name.empty()) return absl::InvalidArgumentError("mapper registered without a name");
+  if (Find(info.name) != nullptr) {
+    return absl::AlreadyExistsError(absl::StrCat("mapper '", info.name, "' registered twice"));
+  }
+  mappers_.push_back(std::move(info));
+  return absl::OkStatus();
+}
+
+const MapperInfo* MapperRegistry::Find(absl::string_view name) const {
+  for (const MapperInfo& info : mappers_) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<Mapper>> MapperRegistry::Create(absl::string_view name) const {
+  const MapperInfo* info = Find(name);
+  if (info == nullptr) {
+    std::vector<std::string> names;
+    for (const MapperInfo& m : mappers_) names.push_back(m.name);
+    return absl::NotFoundError(absl::StrCat("unknown algorithm '", name,
+                                            "' (known: ", absl::StrJoin(names, ", "), ")"));
+  }
+  return info->create();
+}
+
+const MapperRegistry& BuiltinMappers() {
+  static const MapperRegistry* registry = [] {
+    auto* r = new MapperRegistry();
+    RegisterBuiltinMappers(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace hopmap

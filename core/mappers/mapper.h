@@ -1,0 +1,114 @@
+// The mapper interface, its options, and the registry that names every algorithm.
+#ifndef HOPMAP_CORE_MAPPERS_MAPPER_H_
+#define HOPMAP_CORE_MAPPERS_MAPPER_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "core/graph/task_graph.h"
+#include "core/topology/allocation.h"
+
+namespace hopmap {
+
+enum class Objective {
+  kHopBytes,    // minimise hop-bytes
+  kCongestion,  // minimise the largest directed link load
+};
+absl::StatusOr<Objective> ParseObjective(absl::string_view name);  // "hop-bytes", "congestion"
+std::string ObjectiveName(Objective objective);
+absl::StatusOr<Routing> ParseRouting(absl::string_view name);  // "dimension-order", "adaptive"
+std::string RoutingName(Routing routing);
+
+struct MapperOptions {
+  uint64_t seed = 1;
+  double time_limit_seconds = 10.0;  // wall-clock budget of the whole solve
+  int threads = 0;                   // 0: every hardware thread
+  Objective objective = Objective::kHopBytes;
+  Routing routing = Routing::kDimensionOrder;  // for the congestion objective and reports
+  absl::Status Validate() const;
+};
+
+// When a solve must stop: its deadline, or a caller's cancellation.
+class StopCondition {
+ public:
+  StopCondition(absl::Time deadline, const std::atomic<bool>* cancelled = nullptr)
+      : deadline_(deadline), cancelled_(cancelled) {}
+  [[nodiscard]] bool ShouldStop() const {
+    return (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) ||
+           absl::Now() >= deadline_;
+  }
+  [[nodiscard]] absl::Time deadline() const { return deadline_; }
+
+ private:
+  absl::Time deadline_;
+  const std::atomic<bool>* cancelled_;
+};
+
+struct MapInput {
+  const TaskGraph& graph;
+  const Allocation& allocation;
+  const MapperOptions& options;
+  const StopCondition& stop;
+};
+
+// One algorithm a solve tried, as the report lists it.
+struct Candidate {
+  std::string algorithm;  // e.g. "axis-order(ZYXT)"
+  HopBytes hop_bytes = 0;
+  double max_link_load = 0;  // filled when the objective is congestion
+  double seconds = 0;
+  std::string error;  // why it produced no mapping; empty when it did
+};
+
+struct MapOutput {
+  std::vector<SlotId> slot_of_task;
+  // The variant that won inside the mapper, e.g. "ZYXT" for axis-order; empty if none.
+  std::string variant;
+  // Filled by portfolios (auto) with every algorithm they ran; the winner's name.
+  std::vector<Candidate> candidates;
+  std::string winner;
+};
+
+class Mapper {
+ public:
+  virtual ~Mapper() = default;
+  // Returns a valid mapping (every task on its own slot) or an error saying why this
+  // mapper cannot map this input. Must be deterministic for a given seed and thread
+  // count, and return its best so far once input.stop says so.
+  virtual absl::StatusOr<MapOutput> Map(const MapInput& input) const = 0;
+};
+
+struct MapperInfo {
+  std::string name;         // the CLI/RPC name
+  std::string description;  // one line for --help and `hopmap algorithms`
+  std::function<std::unique_ptr<Mapper>()> create;
+};
+
+class MapperRegistry {
+ public:
+  // Fails on an empty or duplicate name.
+  absl::Status Register(MapperInfo info);
+  [[nodiscard]] const MapperInfo* Find(absl::string_view name) const;
+  // In registration order.
+  [[nodiscard]] const std::vector<MapperInfo>& mappers() const { return mappers_; }
+  // NotFound naming the known algorithms.
+  absl::StatusOr<std::unique_ptr<Mapper>> Create(absl::string_view name) const;
+
+ private:
+  std::vector<MapperInfo> mappers_;
+};
+
+// The one place every built-in algorithm is registered (no static initialisers).
+void RegisterBuiltinMappers(MapperRegistry& registry);
+// A registry holding the built-in mappers, built on first use.
+const MapperRegistry& BuiltinMappers();
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_MAPPERS_MAPPER_H_

@@ -1,0 +1,122 @@
+#include "core/mappers/solve.h"
+
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "core/mappers/baselines.h"
+#include "core/mappers/portfolio.h"
+#include "core/metrics/hop_bytes.h"
+#include "tbb/task_arena.h"
+
+namespace hopmap {
+namespace {
+
+int ArenaThreads(int threads) {
+  return threads > 0 ? threads : tbb::task_arena::automatic;
+}
+
+// Fills every measured field of `report` from report.slot_of_task.
+void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routing,
+             MappingReport& report) {
+  report.tasks = graph.num_tasks();
+  report.slots = allocation.num_slots();
+  report.hop_bytes = ComputeHopBytes(graph, allocation, report.slot_of_task);
+  report.total_bytes = graph.total_bytes();
+  report.self_bytes = graph.self_bytes();
+  report.avg_hops_per_byte =
+      graph.total_bytes() > 0
+          ? static_cast<double>(report.hop_bytes) / static_cast<double>(graph.total_bytes())
+          : 0.0;
+  report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
+  report.routing = routing;
+  report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
+  report.lower_bound = ComputeLowerBound(graph, allocation);
+  if (report.lower_bound.value > 0) {
+    report.gap = static_cast<double>(report.hop_bytes) /
+                 static_cast<double>(report.lower_bound.value);
+  } else if (report.hop_bytes == 0) {
+    report.gap = 1.0;
+  }
+  std::vector<SlotId> in_order(graph.num_tasks());
+  std::iota(in_order.begin(), in_order.end(), 0);
+  report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, in_order);
+  report.improvement = report.baseline_hop_bytes > 0
+                           ? 1.0 - static_cast<double>(report.hop_bytes) /
+                                       static_cast<double>(report.baseline_hop_bytes)
+                           : 0.0;
+}
+
+absl::Status CheckProblem(const TaskGraph& graph, const Allocation& allocation) {
+  if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
+  return CheckHopBytesFit(graph, allocation);
+}
+
+}  // namespace
+
+absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocation& allocation,
+                                           absl::string_view algorithm,
+                                           const MapperOptions& options,
+                                           const MapperRegistry& registry,
+                                           const std::atomic<bool>* cancelled) {
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;
+  if (options.objective == Objective::kCongestion && allocation.machine().num_links() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "objective congestion needs a machine with links; ", allocation.machine().Spec(),
+        " has only distances"));
+  }
+  absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(algorithm);
+  if (!mapper.ok()) return mapper.status();
+
+  tbb::task_arena arena(ArenaThreads(options.threads));
+  absl::StatusOr<MappingReport> result;
+  arena.execute([&] {
+    const absl::Time start = absl::Now();
+    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds), cancelled);
+    absl::StatusOr<MapOutput> out = (*mapper)->Map({graph, allocation, options, stop});
+    const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+    if (!out.ok()) {
+      result = out.status();
+      return;
+    }
+    if (absl::Status s = ValidateMapping(allocation, graph.num_tasks(), out->slot_of_task);
+        !s.ok()) {
+      result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
+                                                " returned an invalid mapping: ", s.message()));
+      return;
+    }
+    MappingReport report;
+    report.slot_of_task = std::move(out->slot_of_task);
+    Measure(graph, allocation, options.routing, report);
+    report.solve_seconds = seconds;
+    if (out->candidates.empty()) {
+      report.algorithm = CandidateName(std::string(algorithm), out->variant);
+      Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds,
+                     ""};
+      report.candidates.push_back(std::move(only));
+    } else {
+      report.algorithm = out->winner;
+      report.candidates = std::move(out->candidates);
+    }
+    result = std::move(report);
+  });
+  return result;
+}
+
+absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph,
+                                              const Allocation& allocation,
+                                              std::vector<SlotId> slot_of_task, Routing routing,
+                                              int threads) {
+  if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;
+  if (absl::Status s = ValidateMapping(allocation, graph.num_tasks(), slot_of_task); !s.ok()) {
+    return s;
+  }
+  tbb::task_arena arena(ArenaThreads(threads));
+  MappingReport report;
+  report.algorithm = "given";
+  report.slot_of_task = std::move(slot_of_task);
+  arena.execute([&] { Measure(graph, allocation, routing, report); });
+  return report;
+}
+
+}  // namespace hopmap

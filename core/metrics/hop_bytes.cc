@@ -1,0 +1,81 @@
+#include "core/metrics/hop_bytes.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
+#include "tbb/parallel_reduce.h"
+
+namespace hopmap {
+
+absl::Status CheckHopBytesFit(const TaskGraph& graph, const Allocation& allocation) {
+  const int64_t diameter = std::max(allocation.machine().max_hops(), 1);
+  if (graph.total_bytes() > std::numeric_limits<HopBytes>::max() / diameter) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "graph: total bytes ", graph.total_bytes(), " times the machine diameter ", diameter,
+        " overflows 64-bit hop-bytes; scale the weights down"));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<int32_t> PositionsOfTasks(const Allocation& allocation,
+                                      std::span<const SlotId> slot_of_task) {
+  std::vector<int32_t> positions(slot_of_task.size());
+  const int32_t cores = allocation.cores_per_node();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, slot_of_task.size(), 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& r) {
+                      for (size_t t = r.begin(); t < r.end(); ++t) {
+                        positions[t] = slot_of_task[t] / cores;
+                      }
+                    });
+  return positions;
+}
+
+HopBytes ComputeHopBytesFromPositions(const TaskGraph& graph, const Allocation& allocation,
+                                      std::span<const int32_t> position_of_task) {
+  const auto& xadj = graph.xadj();
+  const auto& adjncy = graph.adjncy();
+  const auto& adjwgt = graph.adjwgt();
+  // Integer sums are associative, so any split of the range gives the same total.
+  return tbb::parallel_reduce(
+      tbb::blocked_range<TaskId>(0, graph.num_tasks(), 1024), HopBytes{0},
+      [&](const tbb::blocked_range<TaskId>& r, HopBytes sum) {
+        for (TaskId u = r.begin(); u < r.end(); ++u) {
+          const int32_t pu = position_of_task[u];
+          for (EdgeIndex e = xadj[u]; e < xadj[u + 1]; ++e) {
+            const TaskId v = adjncy[e];
+            if (v < u) continue;  // each edge once
+            const int32_t pv = position_of_task[v];
+            if (pu != pv) sum += adjwgt[e] * allocation.HopsBetweenPositions(pu, pv);
+          }
+        }
+        return sum;
+      },
+      [](HopBytes a, HopBytes b) { return a + b; });
+}
+
+HopBytes ComputeHopBytes(const TaskGraph& graph, const Allocation& allocation,
+                         std::span<const SlotId> slot_of_task) {
+  const std::vector<int32_t> positions = PositionsOfTasks(allocation, slot_of_task);
+  return ComputeHopBytesFromPositions(graph, allocation, positions);
+}
+
+int32_t ComputeMaxDilation(const TaskGraph& graph, const Allocation& allocation,
+                           std::span<const SlotId> slot_of_task) {
+  const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
+  return tbb::parallel_reduce(
+      tbb::blocked_range<TaskId>(0, graph.num_tasks(), 1024), int32_t{0},
+      [&](const tbb::blocked_range<TaskId>& r, int32_t best) {
+        for (TaskId u = r.begin(); u < r.end(); ++u) {
+          graph.ForEachNeighbor(u, [&](TaskId v, Bytes) {
+            if (v > u) best = std::max(best, allocation.HopsBetweenPositions(pos[u], pos[v]));
+          });
+        }
+        return best;
+      },
+      [](int32_t a, int32_t b) { return std::max(a, b); });
+}
+
+}  // namespace hopmap

@@ -1,0 +1,62 @@
+#include "core/metrics/link_loads.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/metrics/hop_bytes.h"
+#include "tbb/blocked_range.h"
+#include "tbb/enumerable_thread_specific.h"
+#include "tbb/parallel_for.h"
+
+namespace hopmap {
+namespace {
+
+constexpr double kUnitsPerByte = 256.0;
+
+}  // namespace
+
+LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
+                           std::span<const SlotId> slot_of_task, Routing routing) {
+  LinkLoads loads;
+  const Machine& machine = allocation.machine();
+  const int64_t num_links = machine.num_links();
+  if (num_links == 0) return loads;
+  const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
+  tbb::enumerable_thread_specific<std::vector<int64_t>> local_units(
+      [num_links] { return std::vector<int64_t>(num_links, 0); });
+  tbb::parallel_for(tbb::blocked_range<TaskId>(0, graph.num_tasks(), 256),
+                    [&](const tbb::blocked_range<TaskId>& r) {
+                      std::vector<int64_t>& units = local_units.local();
+                      for (TaskId u = r.begin(); u < r.end(); ++u) {
+                        const NodeId a = allocation.node_at(pos[u]);
+                        graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
+                          // Each task routes its half of the edge towards the other.
+                          const NodeId b = allocation.node_at(pos[v]);
+                          if (a == b) return;
+                          const double half = static_cast<double>(w) * 0.5 * kUnitsPerByte;
+                          machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double share) {
+                            units[link] += std::llround(half * share);
+                          });
+                        });
+                      }
+                    });
+  std::vector<int64_t> total(num_links, 0);
+  for (const auto& units : local_units) {
+    for (int64_t l = 0; l < num_links; ++l) total[l] += units[l];
+  }
+  loads.bytes_on_link.resize(num_links);
+  double sum = 0;
+  for (int64_t l = 0; l < num_links; ++l) {
+    const double bytes = static_cast<double>(total[l]) / kUnitsPerByte;
+    loads.bytes_on_link[l] = bytes;
+    if (total[l] > 0) {
+      ++loads.links_used;
+      sum += bytes;
+      loads.max_load = std::max(loads.max_load, bytes);
+    }
+  }
+  loads.average_load = loads.links_used > 0 ? sum / static_cast<double>(loads.links_used) : 0;
+  return loads;
+}
+
+}  // namespace hopmap

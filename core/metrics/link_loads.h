@@ -1,0 +1,31 @@
+// Per-link traffic of a mapping under a routing model (DESIGN.md, "Link loads").
+#ifndef HOPMAP_CORE_METRICS_LINK_LOADS_H_
+#define HOPMAP_CORE_METRICS_LINK_LOADS_H_
+
+#include <span>
+#include <vector>
+
+#include "core/graph/task_graph.h"
+#include "core/topology/allocation.h"
+
+namespace hopmap {
+
+struct LinkLoads {
+  // Bytes on every directed link of the machine; empty when the machine model has
+  // no links (an explicit distance matrix).
+  std::vector<double> bytes_on_link;
+  double max_load = 0;       // the largest directed load
+  double average_load = 0;   // mean over the links that carry any traffic
+  int64_t links_used = 0;    // links with a load above zero
+  [[nodiscard]] bool available() const { return !bytes_on_link.empty(); }
+};
+
+// Each edge's w bytes are split evenly between its two directions, each following
+// its own route. Loads are summed in fixed point (1/256 byte), so the result does
+// not depend on how threads split the work.
+LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
+                           std::span<const SlotId> slot_of_task, Routing routing);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_METRICS_LINK_LOADS_H_

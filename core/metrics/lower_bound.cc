@@ -1,0 +1,70 @@
+#include "core/metrics/lower_bound.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "tbb/blocked_range.h"
+#include "tbb/enumerable_thread_specific.h"
+#include "tbb/parallel_reduce.h"
+
+namespace hopmap {
+
+std::vector<int64_t> AllocationBallSizes(const Allocation& allocation) {
+  const int32_t m = allocation.num_nodes();
+  const int32_t diameter = allocation.machine().max_hops();
+  std::vector<int64_t> balls(diameter + 1, 0);
+  if (allocation.has_dense_hops()) {
+    std::vector<int64_t> counts(diameter + 1);
+    for (int32_t a = 0; a < m; ++a) {
+      std::fill(counts.begin(), counts.end(), 0);
+      for (int32_t b = 0; b < m; ++b) ++counts[allocation.HopsBetweenPositions(a, b)];
+      int64_t running = 0;
+      for (int32_t h = 0; h <= diameter; ++h) {
+        running += counts[h];
+        balls[h] = std::max(balls[h], running);
+      }
+    }
+    return balls;
+  }
+  std::vector<int64_t> machine_balls = allocation.machine().BallSizeUpperBounds();
+  for (int32_t h = 0; h <= diameter; ++h) {
+    const int64_t bound = h < static_cast<int32_t>(machine_balls.size()) ? machine_balls[h] : m;
+    balls[h] = std::min<int64_t>(bound, m);
+  }
+  return balls;
+}
+
+LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation) {
+  const std::vector<int64_t> balls = AllocationBallSizes(allocation);
+  const int64_t cores = allocation.cores_per_node();
+  // capacity[h] = how many neighbours of one task can sit within h hops of it.
+  std::vector<int64_t> capacity(balls.size());
+  for (size_t h = 0; h < balls.size(); ++h) capacity[h] = cores * balls[h] - 1;
+  tbb::enumerable_thread_specific<std::vector<Bytes>> scratch;
+  // Twice the bound; integer sums keep it independent of the thread split.
+  const HopBytes twice = tbb::parallel_reduce(
+      tbb::blocked_range<TaskId>(0, graph.num_tasks(), 512), HopBytes{0},
+      [&](const tbb::blocked_range<TaskId>& r, HopBytes sum) {
+        std::vector<Bytes>& weights = scratch.local();
+        for (TaskId u = r.begin(); u < r.end(); ++u) {
+          weights.clear();
+          graph.ForEachNeighbor(u, [&](TaskId, Bytes w) { weights.push_back(w); });
+          std::sort(weights.begin(), weights.end(), std::greater<>());
+          size_t h = 0;
+          for (size_t k = 0; k < weights.size(); ++k) {
+            // The k-th heaviest neighbour (0-based) needs capacity >= k + 1.
+            while (h + 1 < capacity.size() && capacity[h] < static_cast<int64_t>(k) + 1) ++h;
+            sum += weights[k] * static_cast<HopBytes>(h);
+          }
+        }
+        return sum;
+      },
+      [](HopBytes a, HopBytes b) { return a + b; });
+  return LowerBound{(twice + 1) / 2, "degree"};
+}
+
+LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation) {
+  return DegreeLowerBound(graph, allocation);
+}
+
+}  // namespace hopmap

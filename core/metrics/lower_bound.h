@@ -1,0 +1,37 @@
+// Lower bounds on the hop-bytes any mapping of a graph onto an allocation can reach.
+#ifndef HOPMAP_CORE_METRICS_LOWER_BOUND_H_
+#define HOPMAP_CORE_METRICS_LOWER_BOUND_H_
+
+#include <string>
+#include <vector>
+
+#include "core/graph/task_graph.h"
+#include "core/topology/allocation.h"
+
+namespace hopmap {
+
+struct LowerBound {
+  HopBytes value = 0;
+  std::string method;  // which bound gave `value`, e.g. "degree"
+};
+
+// Ball sizes of the allocation: for h = 0..diameter, an upper bound on how many
+// allocated nodes lie within h hops of any one allocated node. Exact (max over
+// positions) where the allocation has a dense hop matrix; otherwise the machine's
+// bound capped by the allocation's size.
+std::vector<int64_t> AllocationBallSizes(const Allocation& allocation);
+
+// The capacity-aware degree bound. Around a task u, at most cores - 1 neighbours
+// share its node (0 hops) and at most cores * ball(h) - 1 lie within h hops, so the
+// cheapest way to place u's neighbours puts the heaviest ones closest. Summing
+// that per-task minimum over all tasks counts every edge twice, so half of it
+// (rounded up) is a valid bound. O(m log d) time, O(max degree) extra memory per
+// thread.
+LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation);
+
+// The best bound available for this size (today the degree bound).
+LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_METRICS_LOWER_BOUND_H_

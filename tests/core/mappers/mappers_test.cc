@@ -1,0 +1,183 @@
+#include <memory>
+
+#include "core/graph/task_graph.h"
+#include "core/mappers/axis_order.h"
+#include "core/mappers/mapper.h"
+#include "core/mappers/solve.h"
+#include "core/metrics/hop_bytes.h"
+#include "core/topology/torus.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hopmap {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::shared_ptr<const Machine> MakeTorus(std::vector<int32_t> dims, int32_t cores = 1) {
+  std::vector<bool> w(dims.size(), true);
+  auto m = std::make_shared<TorusMachine>(*TorusMachine::Create(std::move(dims), std::move(w)));
+  m->set_cores_per_node(cores);
+  return m;
+}
+
+// A periodic 2D 5-point stencil, task = x + X*y.
+TaskGraph Stencil2D(int X, int Y) {
+  TaskGraphBuilder b(X * Y);
+  for (int y = 0; y < Y; ++y) {
+    for (int x = 0; x < X; ++x) {
+      EXPECT_TRUE(b.AddTraffic(x + X * y, (x + 1) % X + X * y, 100).ok());
+      EXPECT_TRUE(b.AddTraffic(x + X * y, x + X * ((y + 1) % Y), 100).ok());
+    }
+  }
+  return *std::move(b).Build();
+}
+
+MapperOptions Options() {
+  MapperOptions o;
+  o.time_limit_seconds = 30;
+  return o;
+}
+
+TEST(RegistryTest, KnowsTheBaselinesAndRejectsUnknown) {
+  const MapperRegistry& r = BuiltinMappers();
+  for (const char* name : {"auto", "in-order", "round-robin", "random", "axis-order"}) {
+    EXPECT_NE(r.Find(name), nullptr) << name;
+  }
+  EXPECT_THAT(r.Create("grasp2").status().message(),
+              HasSubstr("unknown algorithm 'grasp2' (known: auto, in-order"));
+  MapperRegistry mine;
+  ASSERT_TRUE(mine.Register({"x", "", [] { return std::unique_ptr<Mapper>(); }}).ok());
+  EXPECT_FALSE(mine.Register({"x", "", [] { return std::unique_ptr<Mapper>(); }}).ok());
+}
+
+TEST(OptionsTest, Validate) {
+  MapperOptions o;
+  EXPECT_TRUE(o.Validate().ok());
+  o.time_limit_seconds = 0;
+  EXPECT_THAT(o.Validate().message(), HasSubstr("time limit"));
+  o.time_limit_seconds = 1;
+  o.threads = -2;
+  EXPECT_THAT(o.Validate().message(), HasSubstr("threads"));
+}
+
+TEST(BaselinesTest, InOrderRoundRobinRandom) {
+  TaskGraph g = Stencil2D(3, 2);
+  auto alloc = *Allocation::Create(MakeTorus({4}), {0, 1, 2, 3}, 2);  // 8 slots
+  auto in_order = SolveMapping(g, alloc, "in-order", Options());
+  ASSERT_TRUE(in_order.ok()) << in_order.status();
+  EXPECT_THAT(in_order->slot_of_task, ElementsAre(0, 1, 2, 3, 4, 5));
+  auto rr = SolveMapping(g, alloc, "round-robin", Options());
+  // task t -> node t % 4, core t / 4: slots 0, 2, 4, 6, 1, 3.
+  EXPECT_THAT(rr->slot_of_task, ElementsAre(0, 2, 4, 6, 1, 3));
+  auto r1 = SolveMapping(g, alloc, "random", Options());
+  auto r2 = SolveMapping(g, alloc, "random", Options());
+  MapperOptions other = Options();
+  other.seed = 99;
+  auto r3 = SolveMapping(g, alloc, "random", other);
+  EXPECT_EQ(r1->slot_of_task, r2->slot_of_task);
+  EXPECT_NE(r1->slot_of_task, r3->slot_of_task);
+}
+
+TEST(BaselinesTest, TooManyTasksIsAClearError) {
+  TaskGraph g = Stencil2D(3, 3);
+  auto alloc = *Allocation::Create(MakeTorus({4}), {0, 1}, 4);
+  auto r = SolveMapping(g, alloc, "in-order", Options());
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("9 tasks but the allocation has only 8 slots (2 nodes x 4 cores)"));
+}
+
+TEST(AxisOrderTest, SlotSequences) {
+  auto alloc = *Allocation::WholeMachine(MakeTorus({2, 2}, 2));  // nodes 0..3, 2 cores
+  EXPECT_EQ(AxisOrderName(alloc, {0, 1, 2}), "TXY");
+  EXPECT_THAT(AxisOrderSlots(alloc, {0, 1, 2}), ElementsAre(0, 1, 2, 3, 4, 5, 6, 7));
+  // XYT: one task per node first.
+  EXPECT_THAT(AxisOrderSlots(alloc, {1, 2, 0}), ElementsAre(0, 2, 4, 6, 1, 3, 5, 7));
+  // YXT: y fastest: nodes 0, 2, 1, 3.
+  EXPECT_THAT(AxisOrderSlots(alloc, {2, 1, 0}), ElementsAre(0, 4, 2, 6, 1, 5, 3, 7));
+  // XTY: x fastest, then the core, then y.
+  EXPECT_THAT(AxisOrderSlots(alloc, {1, 0, 2}), ElementsAre(0, 2, 1, 3, 4, 6, 5, 7));
+}
+
+TEST(AxisOrderTest, FindsTheTransposedOrder) {
+  // A stencil laid out with y fastest: in-order is poor, YX matches it.
+  const int X = 8, Y = 4;
+  TaskGraphBuilder b(X * Y);
+  for (int x = 0; x < X; ++x) {
+    for (int y = 0; y < Y; ++y) {
+      const int t = y + Y * x;  // y fastest
+      ASSERT_TRUE(b.AddTraffic(t, (y + 1) % Y + Y * x, 10).ok());
+      ASSERT_TRUE(b.AddTraffic(t, y + Y * ((x + 1) % X), 10).ok());
+    }
+  }
+  TaskGraph g = *std::move(b).Build();
+  auto alloc = *Allocation::WholeMachine(MakeTorus({X, Y}));
+  auto report = SolveMapping(g, alloc, "axis-order", Options());
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->algorithm, "axis-order(TYX)");
+  EXPECT_EQ(report->hop_bytes, g.total_bytes());  // every edge 1 hop
+  EXPECT_EQ(report->lower_bound.value, g.total_bytes());
+  ASSERT_TRUE(report->gap.has_value());
+  EXPECT_DOUBLE_EQ(*report->gap, 1.0);
+  EXPECT_GT(report->baseline_hop_bytes, report->hop_bytes);
+  EXPECT_GT(report->improvement, 0.0);
+}
+
+TEST(SolveTest, AutoListsEveryCandidateAndKeepsTheBest) {
+  TaskGraph g = Stencil2D(8, 8);
+  auto alloc = *Allocation::WholeMachine(MakeTorus({4, 4, 4}));
+  auto report = SolveMapping(g, alloc, "auto", Options());
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->candidates.size(), 3u);
+  HopBytes best = report->candidates[0].hop_bytes;
+  for (const Candidate& c : report->candidates) best = std::min(best, c.hop_bytes);
+  EXPECT_EQ(report->hop_bytes, best);
+  EXPECT_LE(report->hop_bytes, report->baseline_hop_bytes);
+  EXPECT_GE(report->lower_bound.value, 0);
+  EXPECT_LE(report->lower_bound.value, report->hop_bytes);
+}
+
+TEST(SolveTest, DeterministicAcrossRepeatedRuns) {
+  TaskGraph g = Stencil2D(16, 16);
+  // A fragmented allocation: every third node, in a scrambled order.
+  std::vector<NodeId> nodes;
+  for (NodeId i = 0; i < 150; ++i) nodes.push_back((i * 7 % 150) * 3 + 1);
+  auto alloc = *Allocation::Create(MakeTorus({8, 8, 8}, 2), nodes, 2);
+  for (const char* algorithm : {"auto", "random", "axis-order"}) {
+    auto first = SolveMapping(g, alloc, algorithm, Options());
+    ASSERT_TRUE(first.ok()) << first.status();
+    for (int run = 0; run < 3; ++run) {
+      auto again = SolveMapping(g, alloc, algorithm, Options());
+      EXPECT_EQ(again->slot_of_task, first->slot_of_task) << algorithm;
+      EXPECT_EQ(again->hop_bytes, first->hop_bytes);
+      EXPECT_EQ(again->link_loads.max_load, first->link_loads.max_load);
+    }
+  }
+}
+
+TEST(SolveTest, EvaluateChecksTheMapping) {
+  TaskGraph g = Stencil2D(2, 2);
+  auto alloc = *Allocation::WholeMachine(MakeTorus({4}));
+  EXPECT_THAT(EvaluateMapping(g, alloc, {0, 1, 1, 2}, Routing::kDimensionOrder).status().message(),
+              HasSubstr("both on slot 1"));
+  auto ok = EvaluateMapping(g, alloc, {0, 1, 3, 2}, Routing::kAdaptive);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->algorithm, "given");
+  EXPECT_EQ(ok->routing, Routing::kAdaptive);
+}
+
+TEST(SolveTest, CongestionObjectivePicksLowestMaxLoad) {
+  TaskGraph g = Stencil2D(8, 8);
+  auto alloc = *Allocation::WholeMachine(MakeTorus({4, 4, 4}));
+  MapperOptions o = Options();
+  o.objective = Objective::kCongestion;
+  auto report = SolveMapping(g, alloc, "auto", o);
+  ASSERT_TRUE(report.ok()) << report.status();
+  for (const Candidate& c : report->candidates) {
+    EXPECT_LE(report->link_loads.max_load, c.max_link_load) << c.algorithm;
+  }
+}
+
+}  // namespace
+}  // namespace hopmap
