@@ -1,0 +1,85 @@
+// hopmap eval: measure a given mapping.
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "client/cli_common.h"
+#include "client/commands.h"
+#include "core/io/report_json.h"
+#include "core/mappers/solve.h"
+
+namespace hopmap::cli {
+namespace {
+
+struct EvalFlags {
+  ProblemFlags problem;
+  std::string mapping;
+  std::string routing = "dimension-order";
+  std::string format = "json";
+  int busiest_links = 10;
+  std::string output;
+};
+
+std::string TextReport(const MappingReport& r) {
+  std::string text = absl::StrFormat(
+      "tasks              %d\nslots              %d\nhop_bytes          %d\n"
+      "total_bytes        %d\navg_hops_per_byte  %.4f\nmax_dilation       %d\n"
+      "lower_bound        %d (%s)\ngap                %s\nbaseline_hop_bytes %d (in-order)\n"
+      "improvement        %.2f%%\n",
+      r.tasks, r.slots, r.hop_bytes, r.total_bytes, r.avg_hops_per_byte, r.max_dilation,
+      r.lower_bound.value, r.lower_bound.method,
+      r.gap ? absl::StrFormat("%.4f", *r.gap) : std::string("n/a"), r.baseline_hop_bytes,
+      100.0 * r.improvement);
+  if (r.link_loads.available()) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("max_link_load      %.1f bytes (%s routing)\n"
+                                    "avg_link_load      %.1f bytes over %d links used\n",
+                                    r.link_loads.max_load, RoutingName(r.routing),
+                                    r.link_loads.average_load, r.link_loads.links_used));
+  }
+  return text;
+}
+
+absl::Status RunEval(const EvalFlags& flags) {
+  if (flags.format != "json" && flags.format != "text") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--format: unknown format '", flags.format, "' (known: json, text)"));
+  }
+  absl::StatusOr<Routing> routing = ParseRouting(flags.routing);
+  if (!routing.ok()) return routing.status();
+  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
+  if (!mapping.ok()) return mapping.status();
+  absl::StatusOr<MappingReport> report =
+      EvaluateMapping(problem->graph, *problem->allocation, *std::move(mapping), *routing,
+                      flags.problem.threads);
+  if (!report.ok()) return report.status();
+  if (flags.format == "text") return WriteOutput(flags.output, TextReport(*report));
+  nlohmann::ordered_json j = ReportToJson(*report, *problem->allocation, flags.busiest_links);
+  return WriteOutput(flags.output, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+void AddEvalCommand(CLI::App& root, Action& run) {
+  auto flags = std::make_shared<EvalFlags>();
+  CLI::App* cmd = root.add_subcommand(
+      "eval", "Measure a given mapping: hop-bytes, dilation, link loads, bound, baseline");
+  AddProblemFlags(*cmd, flags->problem);
+  cmd->add_option("--mapping", flags->mapping,
+                  "Mapping file: perm (line i: slot of task i) or the JSON of `hopmap map`")
+      ->required();
+  cmd->add_option("--routing", flags->routing,
+                  "Link-load model: dimension-order or adaptive (split over minimal paths)")
+      ->capture_default_str();
+  cmd->add_option("--format", flags->format, "json or text")->capture_default_str();
+  cmd->add_option("--busiest-links", flags->busiest_links,
+                  "List this many of the most loaded links in the JSON")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
+  cmd->callback([flags, &run] { run = [flags] { return RunEval(*flags); }; });
+}
+
+}  // namespace hopmap::cli

@@ -1,0 +1,105 @@
+// hopmap map: compute a mapping and print it with its report.
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "client/cli_common.h"
+#include "client/commands.h"
+#include "core/io/mapping_writers.h"
+#include "core/io/report_json.h"
+#include "core/mappers/solve.h"
+
+namespace hopmap::cli {
+namespace {
+
+struct MapFlags {
+  ProblemFlags problem;
+  std::string algorithm = "auto";
+  std::string objective = "hop-bytes";
+  std::string routing = "dimension-order";
+  double time_limit = 10.0;
+  uint64_t seed = 1;
+  std::string format = "json";
+  std::string output;
+  bool quiet = false;
+};
+
+std::string Summary(const MappingReport& r) {
+  return absl::StrFormat(
+      "hopmap: %d tasks on %d slots with %s: hop-bytes %d (in-order %d, %.1f%% less), "
+      "%.3f hops/byte, lower bound %d (%s, gap %s), %.3f s\n",
+      r.tasks, r.slots, r.algorithm, r.hop_bytes, r.baseline_hop_bytes, 100.0 * r.improvement,
+      r.avg_hops_per_byte, r.lower_bound.value, r.lower_bound.method,
+      r.gap ? absl::StrFormat("%.3f", *r.gap) : std::string("n/a"), r.solve_seconds);
+}
+
+absl::Status RunMap(const MapFlags& flags) {
+  absl::StatusOr<MappingFormat> format = ParseMappingFormat(flags.format);
+  if (!format.ok()) return format.status();
+  MapperOptions options;
+  options.seed = flags.seed;
+  options.time_limit_seconds = flags.time_limit;
+  options.threads = flags.problem.threads;
+  absl::StatusOr<Objective> objective = ParseObjective(flags.objective);
+  if (!objective.ok()) return objective.status();
+  options.objective = *objective;
+  absl::StatusOr<Routing> routing = ParseRouting(flags.routing);
+  if (!routing.ok()) return routing.status();
+  options.routing = *routing;
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
+    return BuiltinMappers().Create(flags.algorithm).status();
+  }
+
+  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  const Allocation& allocation = *problem->allocation;
+  absl::StatusOr<MappingReport> report =
+      SolveMapping(problem->graph, allocation, flags.algorithm, options);
+  if (!report.ok()) return report.status();
+
+  std::string text;
+  if (*format == MappingFormat::kJson) {
+    nlohmann::ordered_json j = ReportToJson(*report, allocation);
+    text = j.dump(2) + "\n";
+  } else {
+    absl::StatusOr<std::string> formatted =
+        FormatMapping(allocation, report->slot_of_task, *format);
+    if (!formatted.ok()) return formatted.status();
+    text = *std::move(formatted);
+    if (!flags.quiet) std::cerr << Summary(*report);
+  }
+  return WriteOutput(flags.output, text);
+}
+
+}  // namespace
+
+void AddMapCommand(CLI::App& root, Action& run) {
+  auto flags = std::make_shared<MapFlags>();
+  CLI::App* cmd = root.add_subcommand(
+      "map", "Compute a placement of the graph's tasks on the allocation and report it");
+  AddProblemFlags(*cmd, flags->problem);
+  cmd->add_option("--algorithm", flags->algorithm,
+                  "Mapping algorithm (see `hopmap algorithms`)")
+      ->capture_default_str();
+  cmd->add_option("--objective", flags->objective,
+                  "What to minimise: hop-bytes, or congestion (the largest link load)")
+      ->capture_default_str();
+  cmd->add_option("--routing", flags->routing,
+                  "Routing model for link loads: dimension-order or adaptive")
+      ->capture_default_str();
+  cmd->add_option("--time-limit", flags->time_limit, "Budget in seconds for the whole solve")
+      ->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--format", flags->format,
+                  "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
+                  "SLURM_HOSTFILE for srun --distribution=arbitrary), mpich-rank-order (Cray "
+                  "MPICH_RANK_ORDER), bg-mapfile (Blue Gene), csv")
+      ->capture_default_str();
+  cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
+  cmd->add_flag("--quiet,-q", flags->quiet,
+                "No summary on stderr (printed with formats other than json)");
+  cmd->callback([flags, &run] { run = [flags] { return RunMap(*flags); }; });
+}
+
+}  // namespace hopmap::cli

@@ -1,0 +1,241 @@
+#include "core/io/machine_spec.h"
+
+#include <fstream>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "core/io/machine_files.h"
+#include "core/topology/catalog.h"
+#include "core/topology/chipmesh.h"
+#include "core/topology/dragonfly.h"
+#include "core/topology/fattree.h"
+#include "core/topology/node_selection.h"
+#include "core/topology/torus.h"
+
+namespace hopmap {
+namespace {
+
+constexpr const char* kKinds =
+    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, slurm:FILE, "
+    "graph:FILE, matrix:FILE, or a catalog name";
+const char* const kOptionKeys[] = {"cores", "wrap", "nodes", "hops", "prefix", "width"};
+
+bool IsOptionKey(absl::string_view key) {
+  for (const char* k : kOptionKeys) {
+    if (key == k) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<int32_t> ParsePositive(absl::string_view text, absl::string_view what,
+                                      const std::string& spec) {
+  int32_t value = 0;
+  if (!absl::SimpleAtoi(text, &value) || value < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
+                                                   " must be a positive integer, got '", text,
+                                                   "'"));
+  }
+  return value;
+}
+
+absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
+                                               absl::string_view what,
+                                               const std::string& spec) {
+  std::vector<int32_t> values;
+  for (absl::string_view part : absl::StrSplit(text, sep)) {
+    absl::StatusOr<int32_t> v = ParsePositive(part, what, spec);
+    if (!v.ok()) return v.status();
+    values.push_back(*v);
+  }
+  return values;
+}
+
+template <typename T>
+absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine,
+                                               const std::string& spec) {
+  if (!machine.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': ", machine.status().message()));
+  }
+  return std::shared_ptr<Machine>(std::make_shared<T>(*std::move(machine)));
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec) {
+  if (spec.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("empty machine spec (use ", kKinds, ")"));
+  }
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (const CatalogEntry* entry = FindCatalogEntry(kind)) {
+    // A catalog name, optionally with options that override the entry's.
+    return ParseMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
+  }
+  // Options come last; later ones win. File names may contain ':', so peel only
+  // known keys off the end.
+  absl::flat_hash_map<std::string, std::string> options;
+  std::vector<std::pair<std::string, std::string>> peeled;
+  while (true) {
+    const size_t last = rest.rfind(':');
+    const std::string segment = last == std::string::npos ? rest : rest.substr(last + 1);
+    const size_t eq = segment.find('=');
+    if (eq == std::string::npos || !IsOptionKey(segment.substr(0, eq))) break;
+    peeled.emplace_back(segment.substr(0, eq), segment.substr(eq + 1));
+    rest = last == std::string::npos ? "" : rest.substr(0, last);
+    if (last == std::string::npos) break;
+  }
+  for (auto it = peeled.rbegin(); it != peeled.rend(); ++it) options[it->first] = it->second;
+  const bool file_kind = kind == "slurm" || kind == "graph" || kind == "matrix";
+  if (!file_kind && rest.find(':') != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec, "': unknown option '", rest.substr(rest.find(':') + 1),
+        "' (options: ", absl::StrJoin(kOptionKeys, "=, "), "=)"));
+  }
+  if (rest.empty()) {
+    if (colon == std::string::npos) {
+      std::vector<std::string> names;
+      for (const CatalogEntry& e : BuiltinCatalog()) names.push_back(e.name);
+      return absl::NotFoundError(absl::StrCat("unknown machine '", spec, "' (catalog: ",
+                                              absl::StrJoin(names, ", "),
+                                              "; or a spec: ", kKinds, ")"));
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': nothing after '", kind, ":'"));
+  }
+  auto reject_option = [&](const std::string& key) -> absl::Status {
+    if (options.contains(key)) {
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': option ", key,
+                                                     "= does not apply to ", kind));
+    }
+    return absl::OkStatus();
+  };
+
+  absl::StatusOr<std::shared_ptr<Machine>> machine;
+  if (kind == "torus" || kind == "mesh") {
+    absl::StatusOr<std::vector<int32_t>> dims = ParseList(rest, 'x', "a dimension", spec);
+    if (!dims.ok()) return dims.status();
+    std::vector<bool> wrap(dims->size(), kind == "torus");
+    if (auto it = options.find("wrap"); it != options.end()) {
+      if (it->second.size() != dims->size() ||
+          it->second.find_first_not_of("01") != std::string::npos) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine spec '", spec, "': wrap= needs one 0 or 1 per dimension (",
+            dims->size(), "), got '", it->second, "'"));
+      }
+      for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
+    }
+    machine = Share(TorusMachine::Create(*std::move(dims), std::move(wrap)), spec);
+  } else if (kind == "fattree") {
+    absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
+    if (!arities.ok()) return arities.status();
+    machine = Share(FatTreeMachine::Create(*std::move(arities)), spec);
+  } else if (kind == "chipmesh") {
+    absl::StatusOr<std::vector<int32_t>> grid = ParseList(rest, 'x', "a chip-grid side", spec);
+    if (!grid.ok()) return grid.status();
+    if (grid->size() != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': chipmesh needs XxY chips"));
+    }
+    int32_t nodes = ChipMeshMachine::kDefaultNodesPerChip;
+    if (auto it = options.find("nodes"); it != options.end()) {
+      absl::StatusOr<int32_t> n = ParsePositive(it->second, "nodes=", spec);
+      if (!n.ok()) return n.status();
+      nodes = *n;
+    }
+    std::array<int32_t, 6> table = ChipMeshMachine::kDefaultHopTable;
+    if (auto it = options.find("hops"); it != options.end()) {
+      absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
+      if (!hops.ok()) return hops.status();
+      if (hops->size() != 6) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine spec '", spec,
+            "': hops= needs 6 values (same chip same/other side, same row or column "
+            "same/other side, elsewhere same/other side), got ",
+            hops->size()));
+      }
+      std::copy(hops->begin(), hops->end(), table.begin());
+    }
+    machine = Share(ChipMeshMachine::Create((*grid)[0], (*grid)[1], nodes, table), spec);
+  } else if (kind == "dragonfly") {
+    absl::StatusOr<std::vector<int32_t>> gap = ParseList(rest, ',', "a dragonfly size", spec);
+    if (!gap.ok()) return gap.status();
+    if (gap->size() != 3) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine spec '", spec,
+          "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
+    }
+    machine = Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
+  } else if (kind == "slurm") {
+    machine = Share(ReadSlurmTopology(rest), spec);
+  } else if (kind == "graph") {
+    machine = Share(ReadSwitchGraphFile(rest), spec);
+  } else if (kind == "matrix") {
+    machine = Share(ReadDistanceMatrixFile(rest), spec);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': unknown kind '", kind, "' (use ", kKinds, ")"));
+  }
+  if (!machine.ok()) return machine.status();
+  if (kind != "torus" && kind != "mesh") {
+    if (absl::Status s = reject_option("wrap"); !s.ok()) return s;
+  }
+  if (kind != "chipmesh") {
+    if (absl::Status s = reject_option("nodes"); !s.ok()) return s;
+    if (absl::Status s = reject_option("hops"); !s.ok()) return s;
+  }
+  if (auto it = options.find("cores"); it != options.end()) {
+    absl::StatusOr<int32_t> cores = ParsePositive(it->second, "cores=", spec);
+    if (!cores.ok()) return cores.status();
+    (*machine)->set_cores_per_node(*cores);
+  }
+  if (options.contains("prefix") || options.contains("width")) {
+    if (file_kind) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine spec '", spec, "': prefix=/width= do not apply to ", kind,
+          " (its file names the nodes)"));
+    }
+    int32_t width = 5;
+    if (auto it = options.find("width"); it != options.end()) {
+      if (!absl::SimpleAtoi(it->second, &width) || width < 0 || width > 12) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine spec '", spec, "': width= must be 0..12, got '", it->second, "'"));
+      }
+    }
+    auto it = options.find("prefix");
+    (*machine)->set_node_names(
+        NodeNames::Pattern(it == options.end() ? "nid" : it->second, width));
+  }
+  return machine;
+}
+
+absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
+                                                      const Machine& machine) {
+  if (arg.empty() || arg[0] != '@') return ParseNodeSelection(arg, machine);
+  const std::string path = arg.substr(1);
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open node list"));
+  std::vector<NodeId> nodes;
+  std::string line;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    absl::string_view text = line;
+    if (size_t hash = text.find('#'); hash != absl::string_view::npos) text = text.substr(0, hash);
+    text = absl::StripAsciiWhitespace(text);
+    if (text.empty()) continue;
+    absl::StatusOr<std::vector<NodeId>> part = ParseNodeSelection(text, machine);
+    if (!part.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": ", part.status().message()));
+    }
+    nodes.insert(nodes.end(), part->begin(), part->end());
+  }
+  if (nodes.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no nodes listed"));
+  return nodes;
+}
+
+}  // namespace hopmap

@@ -1,0 +1,34 @@
+// Machine spec strings, as --machine takes them, and node selections (--nodes).
+#ifndef HOPMAP_CORE_IO_MACHINE_SPEC_H_
+#define HOPMAP_CORE_IO_MACHINE_SPEC_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/topology/machine.h"
+
+namespace hopmap {
+
+// Accepts a catalog name (BuiltinCatalog) or KIND:ARGS[:key=value]...:
+//   torus:25x16x24   mesh:32x32   (options wrap=101 per dimension, cores=N)
+//   fattree:64x64    (arities top to bottom)
+//   chipmesh:4x4     (options nodes=96, hops=1,2,3,4,5,6)
+//   dragonfly:G,A,P  (groups, routers per group, nodes per router)
+//   slurm:FILE       (a Slurm topology.conf)
+//   graph:FILE       (hopmap's switch-graph file)
+//   matrix:FILE      (an explicit hop matrix)
+// Every kind takes cores=N (default 1) and the generated kinds prefix=P and
+// width=W for node names (default nid + 5 digits). Errors name the part that is
+// wrong and list what is accepted.
+absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec);
+
+// A node selection: what ParseNodeSelection accepts ("0-99,200-299",
+// "nid[00012-00100]"), or "@FILE" with one item per line ('#' comments).
+absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
+                                                      const Machine& machine);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_IO_MACHINE_SPEC_H_

@@ -1,0 +1,209 @@
+#include "core/io/mapping_writers.h"
+
+#include <array>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace hopmap {
+namespace {
+
+struct FormatEntry {
+  MappingFormat format;
+  const char* name;
+};
+
+constexpr std::array<FormatEntry, 7> kFormats = {{
+    {MappingFormat::kJson, "json"},
+    {MappingFormat::kPerm, "perm"},
+    {MappingFormat::kRankfile, "rankfile"},
+    {MappingFormat::kHostfile, "hostfile"},
+    {MappingFormat::kMpichRankOrder, "mpich-rank-order"},
+    {MappingFormat::kBgMapfile, "bg-mapfile"},
+    {MappingFormat::kCsv, "csv"},
+}};
+
+// Hostnames go into whitespace-separated files unquoted.
+absl::Status CheckPlainName(const Allocation& allocation, NodeId node, const std::string& name,
+                            MappingFormat format) {
+  for (char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u == 0x7f) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          MappingFormatName(format), ": node ", node, " of ", allocation.machine().Spec(),
+          " is named '", name, "', which has whitespace or a control character"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The host name of every allocation position, checked for `format` once.
+absl::StatusOr<std::vector<std::string>> PositionNames(const Allocation& allocation,
+                                                       MappingFormat format) {
+  std::vector<std::string> names(allocation.num_nodes());
+  for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
+    names[p] = allocation.machine().NodeName(allocation.node_at(p));
+    if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile) {
+      if (absl::Status s = CheckPlainName(allocation, allocation.node_at(p), names[p], format);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  return names;
+}
+
+std::string CsvField(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string quoted = "\"";
+  for (char c : field) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+absl::StatusOr<std::string> MpichRankOrder(const Allocation& allocation,
+                                           std::span<const SlotId> slot_of_task) {
+  const int32_t cores = allocation.cores_per_node();
+  std::vector<TaskId> task_on_slot(allocation.num_slots(), kInvalidTask);
+  std::vector<int32_t> count(allocation.num_nodes(), 0);
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    task_on_slot[slot_of_task[t]] = static_cast<TaskId>(t);
+    ++count[allocation.PositionOfSlot(slot_of_task[t])];
+  }
+  int32_t last_used = -1;
+  for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
+    if (count[p] > 0) last_used = p;
+  }
+  for (int32_t p = 0; p < last_used; ++p) {
+    if (count[p] < cores) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "mpich-rank-order: node ", allocation.machine().NodeName(allocation.node_at(p)),
+          " (allocation position ", p, ") holds ", count[p], " tasks on ", cores,
+          " cores, but a later node (",
+          allocation.machine().NodeName(allocation.node_at(last_used)), ", position ", last_used,
+          ") holds tasks: Cray fills each node's PEs with the next ranks of MPICH_RANK_ORDER, "
+          "so only the last used node may be partly empty; use a rankfile or hostfile, or "
+          "launch with fewer PEs per node"));
+    }
+  }
+  // Tokens in placement order, runs of consecutive ranks compressed to "a-b".
+  std::vector<std::string> tokens;
+  TaskId run_start = kInvalidTask, run_end = kInvalidTask;
+  auto flush = [&]() {
+    if (run_start == kInvalidTask) return;
+    tokens.push_back(run_start == run_end ? absl::StrCat(run_start)
+                                          : absl::StrCat(run_start, "-", run_end));
+  };
+  for (TaskId t : task_on_slot) {
+    if (t == kInvalidTask) continue;
+    if (run_start != kInvalidTask && t == run_end + 1) {
+      run_end = t;
+      continue;
+    }
+    flush();
+    run_start = run_end = t;
+  }
+  flush();
+  std::string out =
+      absl::StrCat("# hopmap rank order for MPICH_RANK_REORDER_METHOD=3: ", slot_of_task.size(),
+                   " ranks, ", cores, " PEs per node\n");
+  constexpr size_t kMaxLine = 80;
+  size_t line = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (line > 0 && line + 1 + tokens[i].size() > kMaxLine) {
+      out += '\n';
+      line = 0;
+    }
+    if (line > 0) {
+      out += ',';
+      ++line;
+    }
+    out += tokens[i];
+    line += tokens[i].size();
+  }
+  if (line > 0) out += '\n';
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name) {
+  std::vector<std::string> names;
+  for (const FormatEntry& e : kFormats) {
+    if (name == e.name) return e.format;
+    names.emplace_back(e.name);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown mapping format '", name, "'; known: ", absl::StrJoin(names, ", ")));
+}
+
+std::string MappingFormatName(MappingFormat format) {
+  for (const FormatEntry& e : kFormats) {
+    if (e.format == format) return e.name;
+  }
+  return absl::StrCat("MappingFormat(", static_cast<int>(format), ")");
+}
+
+absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
+                                          std::span<const SlotId> slot_of_task,
+                                          MappingFormat format) {
+  if (format == MappingFormat::kJson) {
+    return absl::InvalidArgumentError(
+        "json: the JSON report is written by the report writer, not FormatMapping");
+  }
+  if (absl::Status s =
+          ValidateMapping(allocation, static_cast<int64_t>(slot_of_task.size()), slot_of_task);
+      !s.ok()) {
+    return s;
+  }
+  if (format == MappingFormat::kMpichRankOrder) return MpichRankOrder(allocation, slot_of_task);
+
+  const Machine& machine = allocation.machine();
+  const std::vector<int32_t> dims = machine.dims();
+  if (format == MappingFormat::kBgMapfile && dims.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("bg-mapfile: machine ", machine.Spec(),
+                     " has no node coordinates; a Blue Gene mapfile needs a torus or mesh"));
+  }
+  absl::StatusOr<std::vector<std::string>> names = PositionNames(allocation, format);
+  if (!names.ok()) return names.status();
+
+  std::string out;
+  if (format == MappingFormat::kCsv) out = "task,slot,node,hostname,core\n";
+  std::vector<int32_t> coords(dims.size());
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    const SlotId slot = slot_of_task[t];
+    const int32_t position = allocation.PositionOfSlot(slot);
+    const int32_t core = allocation.CoreOfSlot(slot);
+    const std::string& host = (*names)[position];
+    switch (format) {
+      case MappingFormat::kPerm:
+        absl::StrAppend(&out, slot, "\n");
+        break;
+      case MappingFormat::kRankfile:
+        absl::StrAppend(&out, "rank ", t, "=", host, " slot=", core, "\n");
+        break;
+      case MappingFormat::kHostfile:
+        absl::StrAppend(&out, host, "\n");
+        break;
+      case MappingFormat::kBgMapfile:
+        machine.Coordinates(allocation.node_at(position), coords);
+        absl::StrAppend(&out, absl::StrJoin(coords, " "), " ", core, "\n");
+        break;
+      case MappingFormat::kCsv:
+        absl::StrAppend(&out, t, ",", slot, ",", allocation.node_at(position), ",", CsvField(host),
+                        ",", core, "\n");
+        break;
+      case MappingFormat::kJson:
+      case MappingFormat::kMpichRankOrder:
+        break;  // handled above
+    }
+  }
+  return out;
+}
+
+}  // namespace hopmap

@@ -1,0 +1,64 @@
+// Mapping output formats: the files launchers and MPI libraries read to place
+// ranks where hopmap mapped them.
+#ifndef HOPMAP_CORE_IO_MAPPING_WRITERS_H_
+#define HOPMAP_CORE_IO_MAPPING_WRITERS_H_
+
+#include <span>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/topology/allocation.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+// Task i is MPI rank i throughout. "node" is the machine node of the task's slot,
+// "core" its core within the node (slot % cores_per_node), HOST the machine's
+// name for the node (Machine::NodeName).
+enum class MappingFormat {
+  // The JSON report; written by the report writer, not by FormatMapping.
+  kJson,
+  // Line i: the slot of task i.
+  kPerm,
+  // Open MPI rankfile (mpirun --rankfile FILE): line i "rank i=HOST slot=CORE",
+  // CORE a logical core index within the node.
+  kRankfile,
+  // Slurm hostfile for `srun --distribution=arbitrary` with SLURM_HOSTFILE=FILE:
+  // line i is the HOST of task i.
+  kHostfile,
+  // Cray MPICH_RANK_ORDER (MPICH_RANK_REORDER_METHOD=3): a '#' comment line, then
+  // the ranks in placement order (node by node in allocation order, cores in
+  // order), comma-separated, runs of consecutive ranks as "a-b", lines of at most
+  // 80 characters. Cray fills each node's PEs with the next ranks of the list, so
+  // every node that holds a task, except the last such one, must be full (hold
+  // `cores` tasks); otherwise FailedPrecondition. Within a node only the set of
+  // ranks is honoured (the launcher binds them to cores). The allocation order
+  // must be the job's node order (as the launcher numbers its nodes).
+  kMpichRankOrder,
+  // Blue Gene mapfile (runjob --mapping FILE): line i is the machine coordinates
+  // of task i's node (Machine::Coordinates, one per dim) then its core, separated
+  // by spaces ("x y z t" on a 3-D torus). FailedPrecondition for machines without
+  // coordinates.
+  kBgMapfile,
+  // CSV: header "task,slot,node,hostname,core", then one row per task (node = the
+  // machine node id). Hostnames with ',', '"' or line breaks are quoted (RFC 4180).
+  kCsv,
+};
+
+// "json", "perm", "rankfile", "hostfile", "mpich-rank-order", "bg-mapfile", "csv";
+// the error lists them.
+absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name);
+std::string MappingFormatName(MappingFormat format);
+
+// Writes `slot_of_task` (validated first with ValidateMapping) in `format`. Every
+// format but kJson (InvalidArgument). The text ends with a newline. Hostnames
+// with whitespace or control characters cannot be written to a rankfile or a
+// hostfile (InvalidArgument, naming the node).
+absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
+                                          std::span<const SlotId> slot_of_task,
+                                          MappingFormat format);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_IO_MAPPING_WRITERS_H_

@@ -1,0 +1,141 @@
+#include "core/io/report_json.h"
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
+namespace hopmap {
+
+nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocation& allocation,
+                                    int busiest_links) {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  j["tasks"] = report.tasks;
+  j["slots"] = report.slots;
+  j["machine"] = allocation.machine().Spec();
+  j["nodes"] = allocation.num_nodes();
+  j["cores_per_node"] = allocation.cores_per_node();
+  j["algorithm"] = report.algorithm;
+  j["hop_bytes"] = report.hop_bytes;
+  j["total_bytes"] = report.total_bytes;
+  j["self_bytes"] = report.self_bytes;
+  j["avg_hops_per_byte"] = report.avg_hops_per_byte;
+  j["lower_bound"] = report.lower_bound.value;
+  j["lower_bound_method"] = report.lower_bound.method;
+  j["gap"] = report.gap.has_value() ? Json(*report.gap) : Json(nullptr);
+  j["baseline_hop_bytes"] = report.baseline_hop_bytes;
+  j["improvement"] = report.improvement;
+  j["max_dilation"] = report.max_dilation;
+  j["routing"] = RoutingName(report.routing);
+  if (report.link_loads.available()) {
+    j["max_link_load"] = report.link_loads.max_load;
+    j["avg_link_load"] = report.link_loads.average_load;
+    j["links_used"] = report.link_loads.links_used;
+  } else {
+    j["max_link_load"] = nullptr;
+    j["avg_link_load"] = nullptr;
+    j["links_used"] = nullptr;
+  }
+  j["solve_seconds"] = report.solve_seconds;
+  Json candidates = Json::array();
+  for (const Candidate& c : report.candidates) {
+    Json cj;
+    cj["algorithm"] = c.algorithm;
+    if (c.error.empty()) {
+      cj["hop_bytes"] = c.hop_bytes;
+    } else {
+      cj["hop_bytes"] = nullptr;
+      cj["error"] = c.error;
+    }
+    cj["seconds"] = c.seconds;
+    candidates.push_back(std::move(cj));
+  }
+  j["candidates"] = std::move(candidates);
+  if (busiest_links > 0 && report.link_loads.available()) {
+    const std::vector<double>& loads = report.link_loads.bytes_on_link;
+    std::vector<int64_t> order(loads.size());
+    std::iota(order.begin(), order.end(), 0);
+    const size_t k = std::min<size_t>(busiest_links, order.size());
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+      return loads[a] != loads[b] ? loads[a] > loads[b] : a < b;
+    });
+    Json links = Json::array();
+    for (size_t i = 0; i < k && loads[order[i]] > 0; ++i) {
+      links.push_back({{"link", allocation.machine().LinkName(order[i])},
+                       {"bytes", loads[order[i]]}});
+    }
+    j["busiest_links"] = std::move(links);
+  }
+  const size_t n = report.slot_of_task.size();
+  std::vector<NodeId> nodes(n);
+  std::vector<int32_t> cores(n);
+  for (size_t t = 0; t < n; ++t) {
+    nodes[t] = allocation.NodeOfSlot(report.slot_of_task[t]);
+    cores[t] = allocation.CoreOfSlot(report.slot_of_task[t]);
+  }
+  j["slot_of_task"] = report.slot_of_task;
+  j["node_of_task"] = std::move(nodes);
+  j["core_of_task"] = std::move(cores);
+  return j;
+}
+
+absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
+                                                 const std::string& source_name) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_name, ": not valid JSON (a mapping file is JSON or perm)"));
+    }
+    if (!j.contains("slot_of_task") || !j["slot_of_task"].is_array()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_name, ": JSON has no \"slot_of_task\" array"));
+    }
+    std::vector<SlotId> slots;
+    for (size_t i = 0; i < j["slot_of_task"].size(); ++i) {
+      const auto& v = j["slot_of_task"][i];
+      if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > kMaxTasks) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            source_name, ": slot_of_task[", i, "] is not a slot number: ", v.dump()));
+      }
+      slots.push_back(v.get<SlotId>());
+    }
+    return slots;
+  }
+  std::vector<SlotId> slots;
+  std::istringstream in(text);
+  std::string line;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    absl::string_view s = line;
+    if (size_t hash = s.find('#'); hash != absl::string_view::npos) s = s.substr(0, hash);
+    s = absl::StripAsciiWhitespace(s);
+    if (s.empty()) continue;
+    int64_t slot = 0;
+    if (!absl::SimpleAtoi(s, &slot) || slot < 0 || slot > kMaxTasks) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source_name, ":", line_number, ": expected the slot of task ", slots.size(),
+          " (a non-negative integer), got '", s, "'"));
+    }
+    slots.push_back(static_cast<SlotId>(slot));
+  }
+  if (slots.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(source_name, ": the mapping is empty"));
+  }
+  return slots;
+}
+
+absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open mapping file"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseMapping(buffer.str(), path);
+}
+
+}  // namespace hopmap

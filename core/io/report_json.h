@@ -1,0 +1,32 @@
+// The JSON report of `hopmap map` / `hopmap eval`, and reading mappings back.
+#ifndef HOPMAP_CORE_IO_REPORT_JSON_H_
+#define HOPMAP_CORE_IO_REPORT_JSON_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/mappers/solve.h"
+#include "core/topology/allocation.h"
+#include "nlohmann/json.hpp"
+
+namespace hopmap {
+
+// One object with every field of the CLI contract (docs/cli.md): tasks, slots,
+// algorithm, slot_of_task, node_of_task, core_of_task, hop_bytes, total_bytes,
+// avg_hops_per_byte, lower_bound, lower_bound_method, gap, baseline_hop_bytes,
+// improvement, max_dilation, max_link_load, solve_seconds, candidates, and more.
+// `busiest_links` > 0 adds that many of the most loaded links, heaviest first.
+nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocation& allocation,
+                                    int busiest_links = 0);
+
+// Reads a mapping: the JSON report (its slot_of_task) or the perm format (line i:
+// the slot of task i; '#' comments and blank lines skipped). Errors name the file
+// and line.
+absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path);
+absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
+                                                 const std::string& source_name);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_IO_REPORT_JSON_H_
