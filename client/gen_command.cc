@@ -50,9 +50,12 @@ absl::Status RunGen(GenFlags flags) {
 void AddGenCommand(CLI::App& root, Action& run) {
   auto flags = std::make_shared<GenFlags>();
   std::string kinds;
-  for (const GeneratorKind& k : GeneratorKinds()) absl::StrAppend(&kinds, "\n  ", k.name, ": ", k.help);
+  for (const GeneratorKind& k : GeneratorKinds()) {
+    absl::StrAppend(&kinds, "\n  ", k.name, ": ", k.help);
+  }
   CLI::App* cmd = root.add_subcommand(
-      "gen", absl::StrCat("Generate a communication graph. KIND is one of:", kinds));
+      "gen", "Generate a communication graph (a stencil, a collective, ...) as a graph file");
+  cmd->footer(absl::StrCat("KIND is one of:", kinds));
   cmd->add_option("kind", flags->options.kind, "Pattern to generate (listed above)")->required();
   cmd->add_option("--dims", flags->dims, "Grid dims for stencils and fft2d, e.g. 64x64");
   cmd->add_flag("--wrap", flags->options.wrap, "Stencils: periodic boundaries");

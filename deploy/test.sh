@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs the Debian packages, builds hopmap and runs every test (what CI runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash deploy/install-deps.sh
+bash deploy/build.sh
+ctest --test-dir build --output-on-failure -j "$(nproc)"
