@@ -7,6 +7,9 @@
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/link_loads.h"
 #include "core/metrics/lower_bound.h"
+#include "core/topology/chipmesh.h"
+#include "core/topology/dragonfly.h"
+#include "core/topology/fattree.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -131,6 +134,38 @@ TEST(LowerBoundTest, NeverAboveBruteForceOptimum) {
     }
   }
   EXPECT_GT(tight, 0);  // the bound is not trivially loose everywhere
+}
+
+TEST(LowerBoundTest, ValidOnEveryMachineModel) {
+  // The bound from the machine's ball sizes (no dense matrix) and from the
+  // allocation's matrix, on the non-torus models, against brute force.
+  std::vector<std::pair<std::shared_ptr<const Machine>, std::vector<NodeId>>> machines = {
+      {std::make_shared<FatTreeMachine>(*FatTreeMachine::Create({2, 2, 2})), {0, 3, 4, 6}},
+      {std::make_shared<DragonflyMachine>(*DragonflyMachine::Create(3, 2, 2)),
+       {0, 1, 5, 8, 11}},
+      {std::make_shared<ChipMeshMachine>(*ChipMeshMachine::Create(2, 2, 2)), {0, 1, 2, 7}},
+  };
+  for (size_t c = 0; c < machines.size(); ++c) {
+    for (int32_t cores : {1, 2}) {
+      RandomStream random(cores, c);
+      const TaskId n = static_cast<TaskId>(std::min<size_t>(machines[c].second.size() * cores, 7));
+      TaskGraphBuilder b(n);
+      for (TaskId u = 0; u < n; ++u) {
+        for (TaskId v = u + 1; v < n; ++v) {
+          if (random.Below(2) == 0) {
+            ASSERT_TRUE(b.AddTraffic(u, v, 1 + random.Below(50)).ok());
+          }
+        }
+      }
+      TaskGraph g = *std::move(b).Build();
+      auto dense = *Allocation::Create(machines[c].first, machines[c].second, cores);
+      auto sparse = *Allocation::Create(machines[c].first, machines[c].second, cores, 0);
+      const HopBytes optimum = BruteForceOptimum(g, dense);
+      EXPECT_LE(DegreeLowerBound(g, dense).value, optimum) << machines[c].first->Spec();
+      EXPECT_LE(DegreeLowerBound(g, sparse).value, optimum) << machines[c].first->Spec();
+      EXPECT_GT(DegreeLowerBound(g, dense).value, 0) << machines[c].first->Spec();
+    }
+  }
 }
 
 TEST(LowerBoundTest, StencilOnMatchingTorusIsTight) {
