@@ -299,7 +299,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
 }
 
 std::string SwitchGraphMachine::Spec() const {
-  return source_.empty() ? std::string("graph") : absl::StrCat("graph:", source_);
+  return source_.empty() ? std::string("graph") : source_;
 }
 
 int32_t SwitchGraphMachine::Hops(NodeId a, NodeId b) const {
@@ -353,7 +353,7 @@ void SwitchGraphMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
     while (s != sb) {
       const int32_t want = Dist(s, sb) - 1;
       for (int64_t k = d.sw_offsets[s]; k < d.sw_offsets[s + 1]; ++k) {
-        if (Dist(d.sw_adj[k], sb) == want) {
+        if (Dist(sb, d.sw_adj[k]) == want) {
           visit(d.sw_link[k], 1.0);
           s = d.sw_adj[k];
           break;
@@ -363,28 +363,59 @@ void SwitchGraphMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
     visit(d.att_down[j], 1.0);
     return;
   }
-  // Adaptive: the shortest-path DAG of each tied pair, layer by layer.
+  // Adaptive: the shortest-path DAG of each tied pair, layer by layer. Path counts
+  // live in per-thread scratch arrays indexed by switch (an epoch stamp marks the
+  // entries of this pass, so nothing is cleared between routes). A visitor that
+  // starts another route on the same thread gets fresh arrays instead.
+  struct Scratch {
+    bool busy = false;
+    std::vector<double> from_src, to_dst;
+    std::vector<uint32_t> stamp;
+    uint32_t epoch = 0;
+    std::vector<std::vector<int32_t>> layers;
+  };
+  thread_local Scratch per_thread;
+  Scratch fresh;
+  Scratch& scratch = per_thread.busy ? fresh : per_thread;
+  scratch.busy = true;
+  const size_t num_sw = static_cast<size_t>(d.num_switches);
+  if (scratch.stamp.size() < num_sw) {
+    scratch.from_src.resize(num_sw);
+    scratch.to_dst.resize(num_sw);
+    scratch.stamp.assign(num_sw, 0);
+    scratch.epoch = 0;
+  }
+  if (scratch.layers.size() < static_cast<size_t>(dist) + 1) scratch.layers.resize(dist + 1);
+  std::vector<double>& from_src = scratch.from_src;
+  std::vector<double>& to_dst = scratch.to_dst;
+  std::vector<uint32_t>& stamp = scratch.stamp;
+  std::vector<std::vector<int32_t>>& layers = scratch.layers;
   const double pair_share = 1.0 / static_cast<double>(pairs.size());
-  std::vector<std::vector<int32_t>> layers(dist + 1);
-  absl::flat_hash_map<int32_t, double> from_src, to_dst;
   for (const auto& [i, j] : pairs) {
     const int32_t sa = d.att_switch[i], sb = d.att_switch[j];
     visit(d.att_up[i], pair_share);
     if (sa != sb) {
-      for (auto& layer : layers) layer.clear();
-      from_src.clear();
-      to_dst.clear();
+      if (++scratch.epoch == 0) {  // wrapped: old stamps could look current
+        std::fill(stamp.begin(), stamp.end(), 0);
+        scratch.epoch = 1;
+      }
+      const uint32_t epoch = scratch.epoch;
+      for (int32_t layer = 0; layer <= dist; ++layer) layers[layer].clear();
       layers[0].push_back(sa);
+      stamp[sa] = epoch;
       from_src[sa] = 1.0;
       for (int32_t layer = 0; layer < dist; ++layer) {
         for (int32_t u : layers[layer]) {
           const double paths = from_src[u];
           for (int64_t k = d.sw_offsets[u]; k < d.sw_offsets[u + 1]; ++k) {
             const int32_t w = d.sw_adj[k];
-            if (Dist(w, sb) != dist - layer - 1) continue;
-            auto [it, inserted] = from_src.try_emplace(w, 0.0);
-            if (inserted) layers[layer + 1].push_back(w);
-            it->second += paths;
+            if (Dist(sb, w) != dist - layer - 1) continue;
+            if (stamp[w] != epoch) {
+              stamp[w] = epoch;
+              from_src[w] = 0.0;
+              layers[layer + 1].push_back(w);
+            }
+            from_src[w] += paths;
           }
         }
       }
@@ -394,7 +425,7 @@ void SwitchGraphMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
           double paths = 0;
           for (int64_t k = d.sw_offsets[u]; k < d.sw_offsets[u + 1]; ++k) {
             const int32_t w = d.sw_adj[k];
-            if (Dist(w, sb) == dist - layer - 1) paths += to_dst[w];
+            if (Dist(sb, w) == dist - layer - 1) paths += to_dst[w];
           }
           to_dst[u] = paths;
         }
@@ -402,17 +433,18 @@ void SwitchGraphMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
       const double total = from_src[sb];
       for (int32_t layer = 0; layer < dist; ++layer) {
         for (int32_t u : layers[layer]) {
-          const double before = from_src[u];
+          const double before = pair_share * from_src[u] / total;
           for (int64_t k = d.sw_offsets[u]; k < d.sw_offsets[u + 1]; ++k) {
             const int32_t w = d.sw_adj[k];
-            if (Dist(w, sb) != dist - layer - 1) continue;
-            visit(d.sw_link[k], pair_share * before * to_dst[w] / total);
+            if (Dist(sb, w) != dist - layer - 1) continue;
+            visit(d.sw_link[k], before * to_dst[w]);
           }
         }
       }
     }
     visit(d.att_down[j], pair_share);
   }
+  scratch.busy = false;
 }
 
 std::string SwitchGraphMachine::VertexName(int32_t v) const {

@@ -26,7 +26,7 @@ struct SwitchGraphSpec {
   // (the one above), which only matters when a virtual root is added. A link listed
   // twice is kept once (with a warning).
   std::vector<std::pair<std::string, std::string>> links;
-  // Where it came from (a file path), for Spec(); may be empty.
+  // The spec string that reads it back ("slurm:PATH", "graph:PATH"); may be empty.
   std::string source;
 };
 
@@ -63,7 +63,7 @@ class SwitchGraphMachine final : public Machine {
   static absl::StatusOr<SwitchGraphMachine> Create(SwitchGraphSpec spec);
 
   std::string_view kind() const override { return "graph"; }
-  // "graph:" + source, or "graph" without a source.
+  // The spec that reads this machine back ("slurm:PATH", "graph:PATH"), or "graph".
   std::string Spec() const override;
   NodeId num_nodes() const override { return num_nodes_; }
   int32_t Hops(NodeId a, NodeId b) const override;

@@ -72,7 +72,7 @@ TEST(SlurmTopologyTest, Tara) {
   const std::string path = kSlurmDir + "nstda_tara_topology.conf";
   absl::StatusOr<SwitchGraphMachine> m = ReadSlurmTopology(path);
   ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ(m->Spec(), "graph:" + path);
+  EXPECT_EQ(m->Spec(), "slurm:" + path);  // reads back as a Slurm file
   EXPECT_EQ(m->num_nodes(), 10);
   EXPECT_EQ(m->num_switches(), 5);
   EXPECT_TRUE(m->warnings().empty());

@@ -167,7 +167,7 @@ TEST(SwitchGraphTest, DisconnectedGetsVirtualRoot) {
   spec.switch_names = {"u", "t", "v", "w"};
   // t is u's parent; v and w stand alone.
   spec.links = {{"t", "u"}, {"u", "u0"}, {"v", "v0"}, {"w", "w0"}};
-  spec.source = "/some/file.graph";
+  spec.source = "graph:/some/file.graph";
   const SwitchGraphMachine m = Build(spec);
   EXPECT_EQ(m.Spec(), "graph:/some/file.graph");
   ASSERT_TRUE(m.has_virtual_root());
@@ -220,7 +220,7 @@ TEST(SwitchGraphTest, SingleNode) {
 TEST(SwitchGraphTest, CopiesShareDataAndWorkWithAllocation) {
   auto m = std::make_shared<const SwitchGraphMachine>(Build(TwoLevelTree()));
   SwitchGraphMachine copy = *m;
-  copy.set_source("elsewhere");
+  copy.set_source("graph:elsewhere");
   EXPECT_EQ(copy.Spec(), "graph:elsewhere");
   EXPECT_EQ(m->Spec(), "graph");
   EXPECT_EQ(copy.Hops(0, 2), 4);
