@@ -23,7 +23,7 @@ void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
                  "(nid[00012-00100,00200]) or @FILE with one per line; default: the whole "
                  "machine");
   app.add_option("--cores", flags.cores, "Cores (slots) per node; default: the machine's")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--graph", flags.graph,
                  "Task graph file: Matrix Market (.mtx), METIS (.graph), Scotch (.grf), edge "
                  "list (.edgelist/.txt) or dense matrix (.csv)")
@@ -49,6 +49,9 @@ absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
   }
   absl::StatusOr<std::shared_ptr<Machine>> machine = ParseMachineSpec(flags.machine);
   if (!machine.ok()) return machine.status();
+  for (const std::string& warning : (*machine)->warnings()) {
+    std::cerr << "hopmap: warning: " << warning << "\n";
+  }
   absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
   if (!graph.ok()) return graph.status();
   const int32_t cores = flags.cores > 0 ? flags.cores : (*machine)->cores_per_node();

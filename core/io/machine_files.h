@@ -22,7 +22,7 @@ namespace hopmap {
 // KEY=VALUE, a line without SwitchName, a switch defined twice, a Switches= name
 // never defined by a SwitchName line, a bad hostlist, no nodes. A file whose
 // switches are not connected (no top switch) gets a virtual root switch; see
-// SwitchGraphMachine and its warnings(). Spec() is "graph:PATH".
+// SwitchGraphMachine and its warnings(). Spec() is "slurm:PATH".
 absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path);
 
 // Reads hopmap's switch-graph format, one statement per line:

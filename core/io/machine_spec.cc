@@ -58,8 +58,9 @@ template <typename T>
 absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine,
                                                const std::string& spec) {
   if (!machine.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec, "': ", machine.status().message()));
+    // Keep the code (a missing file stays NotFound), add the spec to the message.
+    return absl::Status(machine.status().code(),
+                        absl::StrCat("machine spec '", spec, "': ", machine.status().message()));
   }
   return std::shared_ptr<Machine>(std::make_shared<T>(*std::move(machine)));
 }
@@ -94,7 +95,7 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   const bool file_kind = kind == "slurm" || kind == "graph" || kind == "matrix";
   if (!file_kind && rest.find(':') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "machine spec '", spec, "': unknown option '", rest.substr(rest.find(':') + 1),
+        "machine spec '", spec, "': unknown option '", rest.substr(rest.rfind(':') + 1),
         "' (options: ", absl::StrJoin(kOptionKeys, "=, "), "=)"));
   }
   if (rest.empty()) {

@@ -25,7 +25,8 @@ namespace hopmap {
 absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec);
 
 // A node selection: what ParseNodeSelection accepts ("0-99,200-299",
-// "nid[00012-00100]"), or "@FILE" with one item per line ('#' comments).
+// "nid[00012-00100]"), or "@FILE" holding one such selection per line
+// ('#' comments, blank lines skipped; errors name FILE:LINE).
 absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
                                                       const Machine& machine);
 

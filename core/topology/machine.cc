@@ -4,6 +4,11 @@
 
 namespace hopmap {
 
+const std::vector<std::string>& Machine::warnings() const {
+  static const std::vector<std::string>* none = new std::vector<std::string>();
+  return *none;
+}
+
 std::vector<int64_t> Machine::BallSizeUpperBounds() const {
   const NodeId n = num_nodes();
   const int32_t diameter = max_hops();

@@ -69,6 +69,10 @@ class Machine {
   // returns the weakest valid bound (1 node below min_hops(), all nodes at and above).
   [[nodiscard]] virtual std::vector<int64_t> BallSizeUpperBounds() const;
 
+  // Things the model had to assume about its input (e.g. a virtual root switch
+  // added above disconnected switches), for the user to see.
+  [[nodiscard]] virtual const std::vector<std::string>& warnings() const;
+
   // Cores per node the machine has (an allocation may use fewer).
   [[nodiscard]] int32_t cores_per_node() const { return cores_per_node_; }
   void set_cores_per_node(int32_t cores) { cores_per_node_ = cores; }

@@ -86,7 +86,9 @@ class SwitchGraphMachine final : public Machine {
   // Whether a virtual root switch was added (then it is switch num_switches() - 1).
   [[nodiscard]] bool has_virtual_root() const { return data_->has_virtual_root; }
   // Things Create fixed or dropped (a virtual root, duplicate links).
-  [[nodiscard]] const std::vector<std::string>& warnings() const { return data_->warnings; }
+  [[nodiscard]] const std::vector<std::string>& warnings() const override {
+    return data_->warnings;
+  }
   [[nodiscard]] const std::string& source() const { return source_; }
   void set_source(std::string source) { source_ = std::move(source); }
 
