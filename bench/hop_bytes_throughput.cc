@@ -80,7 +80,7 @@ int Run(int threads, int reps) {
   const double build_seconds = Seconds(start);
   auto machine = std::make_shared<TorusMachine>(
       *TorusMachine::Create({25, 25, 25}, {true, true, true}));  // 15625 nodes
-  machine->set_cores_per_node(64);                                // 1,000,000 slots
+  machine->set_cores_per_node(64);                               // 1,000,000 slots
   absl::StatusOr<Allocation> allocation = Allocation::WholeMachine(machine);
   if (!allocation.ok()) return 1;
 

@@ -31,11 +31,10 @@ std::string TextReport(const MappingReport& r) {
       r.gap ? absl::StrFormat("%.4f", *r.gap) : std::string("n/a"), r.baseline_hop_bytes,
       100.0 * r.improvement);
   if (r.link_loads.available()) {
-    absl::StrAppend(&text,
-                    absl::StrFormat("max_link_load      %.1f bytes (%s routing)\n"
-                                    "avg_link_load      %.1f bytes over %d links used\n",
-                                    r.link_loads.max_load, RoutingName(r.routing),
-                                    r.link_loads.average_load, r.link_loads.links_used));
+    absl::StrAppend(&text, absl::StrFormat("max_link_load      %.1f bytes (%s routing)\n"
+                                           "avg_link_load      %.1f bytes over %d links used\n",
+                                           r.link_loads.max_load, RoutingName(r.routing),
+                                           r.link_loads.average_load, r.link_loads.links_used));
   }
   return text;
 }
@@ -51,9 +50,8 @@ absl::Status RunEval(const EvalFlags& flags) {
   if (!problem.ok()) return problem.status();
   absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
   if (!mapping.ok()) return mapping.status();
-  absl::StatusOr<MappingReport> report =
-      EvaluateMapping(problem->graph, *problem->allocation, *std::move(mapping), *routing,
-                      flags.problem.threads);
+  absl::StatusOr<MappingReport> report = EvaluateMapping(
+      problem->graph, *problem->allocation, *std::move(mapping), *routing, flags.problem.threads);
   if (!report.ok()) return report.status();
   if (flags.format == "text") return WriteOutput(flags.output, TextReport(*report));
   nlohmann::ordered_json j = ReportToJson(*report, *problem->allocation, flags.busiest_links);

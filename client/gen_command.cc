@@ -24,8 +24,8 @@ absl::Status RunGen(GenFlags flags) {
     for (absl::string_view part : absl::StrSplit(flags.dims, 'x')) {
       int32_t d = 0;
       if (!absl::SimpleAtoi(part, &d) || d < 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--dims: expected sizes like 64x64 or 16x16x16, got '", flags.dims, "'"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("--dims: expected sizes like 64x64 or 16x16x16, got '", flags.dims, "'"));
       }
       flags.options.dims.push_back(d);
     }

@@ -36,14 +36,14 @@ absl::Status RunMachines(const std::string& spec) {
     if (!m.ok()) return m.status();
     return WriteOutput("", Describe(spec, **m));
   }
-  std::string text = absl::StrFormat("%-15s %-28s %7s %5s  %s\n", "NAME", "SPEC", "NODES",
-                                     "CORES", "DESCRIPTION");
+  std::string text =
+      absl::StrFormat("%-15s %-28s %7s %5s  %s\n", "NAME", "SPEC", "NODES", "CORES", "DESCRIPTION");
   for (const CatalogEntry& e : BuiltinCatalog()) {
     absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(e.spec);
     if (!m.ok()) return m.status();
-    absl::StrAppend(&text, absl::StrFormat("%-15s %-28s %7d %5d  %s\n", e.name, e.spec,
-                                           (*m)->num_nodes(), (*m)->cores_per_node(),
-                                           e.description));
+    absl::StrAppend(&text,
+                    absl::StrFormat("%-15s %-28s %7d %5d  %s\n", e.name, e.spec, (*m)->num_nodes(),
+                                    (*m)->cores_per_node(), e.description));
   }
   return WriteOutput("", text);
 }

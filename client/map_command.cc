@@ -79,8 +79,7 @@ void AddMapCommand(CLI::App& root, Action& run) {
   CLI::App* cmd = root.add_subcommand(
       "map", "Compute a placement of the graph's tasks on the allocation and report it");
   AddProblemFlags(*cmd, flags->problem);
-  cmd->add_option("--algorithm", flags->algorithm,
-                  "Mapping algorithm (see `hopmap algorithms`)")
+  cmd->add_option("--algorithm", flags->algorithm, "Mapping algorithm (see `hopmap algorithms`)")
       ->capture_default_str();
   cmd->add_option("--objective", flags->objective,
                   "What to minimise: hop-bytes, or congestion (the largest link load)")

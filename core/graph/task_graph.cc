@@ -9,8 +9,7 @@
 namespace hopmap {
 
 absl::StatusOr<TaskGraph> TaskGraph::FromCsr(std::vector<EdgeIndex> xadj,
-                                             std::vector<TaskId> adjncy,
-                                             std::vector<Bytes> adjwgt,
+                                             std::vector<TaskId> adjncy, std::vector<Bytes> adjwgt,
                                              Bytes self_bytes) {
   if (xadj.empty()) {
     return absl::InvalidArgumentError("xadj: must have n+1 entries, got 0");
@@ -26,19 +25,17 @@ absl::StatusOr<TaskGraph> TaskGraph::FromCsr(std::vector<EdgeIndex> xadj,
   for (int64_t i = 0; i < n; ++i) {
     if (xadj[i + 1] < xadj[i]) {
       return absl::InvalidArgumentError(absl::StrCat("xadj[", i + 1, "] = ", xadj[i + 1],
-                                                     " is less than xadj[", i,
-                                                     "] = ", xadj[i], " (not monotone)"));
+                                                     " is less than xadj[", i, "] = ", xadj[i],
+                                                     " (not monotone)"));
     }
   }
   if (xadj[n] != static_cast<int64_t>(adjncy.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("xadj[n] = ", xadj[n],
-                                                   " but adjncy has ", adjncy.size(),
-                                                   " entries"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("xadj[n] = ", xadj[n], " but adjncy has ", adjncy.size(), " entries"));
   }
   if (adjwgt.size() != adjncy.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("adjwgt has ", adjwgt.size(),
-                                                   " entries but adjncy has ",
-                                                   adjncy.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("adjwgt has ", adjwgt.size(), " entries but adjncy has ", adjncy.size()));
   }
   if (self_bytes < 0) {
     return absl::InvalidArgumentError(absl::StrCat("self_bytes: negative (", self_bytes, ")"));
@@ -51,17 +48,15 @@ absl::StatusOr<TaskGraph> TaskGraph::FromCsr(std::vector<EdgeIndex> xadj,
       const int64_t v = adjncy[e];
       if (v < 0 || v >= n) {
         return absl::InvalidArgumentError(absl::StrCat("adjncy[", e, "] = ", v, " (task ", u,
-                                                       "): neighbour out of range [0, ", n,
-                                                       ")"));
+                                                       "): neighbour out of range [0, ", n, ")"));
       }
       if (v == u) {
         return absl::InvalidArgumentError(
             absl::StrCat("adjncy[", e, "]: task ", u, " lists itself (self loop)"));
       }
       if (adjwgt[e] <= 0) {
-        return absl::InvalidArgumentError(absl::StrCat("adjwgt[", e, "] = ", adjwgt[e],
-                                                       " (edge ", u, "-", v,
-                                                       "): weight must be positive"));
+        return absl::InvalidArgumentError(absl::StrCat("adjwgt[", e, "] = ", adjwgt[e], " (edge ",
+                                                       u, "-", v, "): weight must be positive"));
       }
       if (seen[v] == u) {
         return absl::InvalidArgumentError(
@@ -85,13 +80,13 @@ absl::StatusOr<TaskGraph> TaskGraph::FromCsr(std::vector<EdgeIndex> xadj,
       auto end = sorted_rows.begin() + xadj[v + 1];
       auto it = std::lower_bound(begin, end, std::pair<TaskId, Bytes>(static_cast<TaskId>(u), 0));
       if (it == end || it->first != u) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "graph is not symmetric: edge ", u, "-", v, " has no reverse edge ", v, "-", u));
+        return absl::InvalidArgumentError(absl::StrCat("graph is not symmetric: edge ", u, "-", v,
+                                                       " has no reverse edge ", v, "-", u));
       }
       if (it->second != adjwgt[e]) {
-        return absl::InvalidArgumentError(absl::StrCat("graph is not symmetric: edge ", u, "-",
-                                                       v, " weighs ", adjwgt[e], " but ", v,
-                                                       "-", u, " weighs ", it->second));
+        return absl::InvalidArgumentError(absl::StrCat("graph is not symmetric: edge ", u, "-", v,
+                                                       " weighs ", adjwgt[e], " but ", v, "-", u,
+                                                       " weighs ", it->second));
       }
       if (u < v && __builtin_add_overflow(total, adjwgt[e], &total)) {
         return absl::InvalidArgumentError("adjwgt: total bytes overflow 64 bits");

@@ -27,18 +27,14 @@ class TaskGraph {
   // at 0 and never decreases; neighbours are in range and not the task itself; no
   // neighbour twice in one list; weights are positive; the graph is symmetric with
   // equal weights both ways. The error names the first offending entry.
-  static absl::StatusOr<TaskGraph> FromCsr(std::vector<EdgeIndex> xadj,
-                                           std::vector<TaskId> adjncy,
-                                           std::vector<Bytes> adjwgt,
-                                           Bytes self_bytes = 0);
+  static absl::StatusOr<TaskGraph> FromCsr(std::vector<EdgeIndex> xadj, std::vector<TaskId> adjncy,
+                                           std::vector<Bytes> adjwgt, Bytes self_bytes = 0);
 
   [[nodiscard]] TaskId num_tasks() const {
     return xadj_.empty() ? 0 : static_cast<TaskId>(xadj_.size() - 1);
   }
   // Undirected edges (each stored twice).
-  [[nodiscard]] int64_t num_edges() const {
-    return static_cast<int64_t>(adjncy_.size()) / 2;
-  }
+  [[nodiscard]] int64_t num_edges() const { return static_cast<int64_t>(adjncy_.size()) / 2; }
   [[nodiscard]] const std::vector<EdgeIndex>& xadj() const { return xadj_; }
   [[nodiscard]] const std::vector<TaskId>& adjncy() const { return adjncy_; }
   [[nodiscard]] const std::vector<Bytes>& adjwgt() const { return adjwgt_; }

@@ -81,7 +81,7 @@ absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path) {
   if (!lines.ok()) return lines.status();
 
   SwitchGraphSpec spec;
-  spec.source = absl::StrCat("slurm:", path);  // the spec that reads it back
+  spec.source = absl::StrCat("slurm:", path);         // the spec that reads it back
   absl::flat_hash_map<std::string, int> switch_line;  // name -> defining line
   absl::flat_hash_map<std::string, NodeId> node_id;
   struct ChildRef {

@@ -35,16 +35,14 @@ absl::StatusOr<int32_t> ParsePositive(absl::string_view text, absl::string_view 
                                       const std::string& spec) {
   int32_t value = 0;
   if (!absl::SimpleAtoi(text, &value) || value < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
-                                                   " must be a positive integer, got '", text,
-                                                   "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec, "': ", what, " must be a positive integer, got '", text, "'"));
   }
   return value;
 }
 
 absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
-                                               absl::string_view what,
-                                               const std::string& spec) {
+                                               absl::string_view what, const std::string& spec) {
   std::vector<int32_t> values;
   for (absl::string_view part : absl::StrSplit(text, sep)) {
     absl::StatusOr<int32_t> v = ParsePositive(part, what, spec);
@@ -55,8 +53,7 @@ absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
 }
 
 template <typename T>
-absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine,
-                                               const std::string& spec) {
+absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine, const std::string& spec) {
   if (!machine.ok()) {
     // Keep the code (a missing file stays NotFound), add the spec to the message.
     return absl::Status(machine.status().code(),
@@ -102,8 +99,8 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     if (colon == std::string::npos) {
       std::vector<std::string> names;
       for (const CatalogEntry& e : BuiltinCatalog()) names.push_back(e.name);
-      return absl::NotFoundError(absl::StrCat("unknown machine '", spec, "' (catalog: ",
-                                              absl::StrJoin(names, ", "),
+      return absl::NotFoundError(absl::StrCat("unknown machine '", spec,
+                                              "' (catalog: ", absl::StrJoin(names, ", "),
                                               "; or a spec: ", kKinds, ")"));
     }
     return absl::InvalidArgumentError(
@@ -111,8 +108,8 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   }
   auto reject_option = [&](const std::string& key) -> absl::Status {
     if (options.contains(key)) {
-      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': option ", key,
-                                                     "= does not apply to ", kind));
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': option ", key, "= does not apply to ", kind));
     }
     return absl::OkStatus();
   };
@@ -125,9 +122,9 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     if (auto it = options.find("wrap"); it != options.end()) {
       if (it->second.size() != dims->size() ||
           it->second.find_first_not_of("01") != std::string::npos) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "machine spec '", spec, "': wrap= needs one 0 or 1 per dimension (",
-            dims->size(), "), got '", it->second, "'"));
+        return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                       "': wrap= needs one 0 or 1 per dimension (",
+                                                       dims->size(), "), got '", it->second, "'"));
       }
       for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
     }
@@ -154,11 +151,11 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
       absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
       if (!hops.ok()) return hops.status();
       if (hops->size() != 6) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "machine spec '", spec,
-            "': hops= needs 6 values (same chip same/other side, same row or column "
-            "same/other side, elsewhere same/other side), got ",
-            hops->size()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("machine spec '", spec,
+                         "': hops= needs 6 values (same chip same/other side, same row or column "
+                         "same/other side, elsewhere same/other side), got ",
+                         hops->size()));
       }
       std::copy(hops->begin(), hops->end(), table.begin());
     }
@@ -167,9 +164,9 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     absl::StatusOr<std::vector<int32_t>> gap = ParseList(rest, ',', "a dragonfly size", spec);
     if (!gap.ok()) return gap.status();
     if (gap->size() != 3) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "machine spec '", spec,
-          "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec,
+                       "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
     }
     machine = Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
   } else if (kind == "slurm") {
@@ -197,9 +194,9 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   }
   if (options.contains("prefix") || options.contains("width")) {
     if (file_kind) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "machine spec '", spec, "': prefix=/width= do not apply to ", kind,
-          " (its file names the nodes)"));
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                     "': prefix=/width= do not apply to ", kind,
+                                                     " (its file names the nodes)"));
     }
     int32_t width = 5;
     if (auto it = options.find("width"); it != options.end()) {
@@ -209,8 +206,7 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
       }
     }
     auto it = options.find("prefix");
-    (*machine)->set_node_names(
-        NodeNames::Pattern(it == options.end() ? "nid" : it->second, width));
+    (*machine)->set_node_names(NodeNames::Pattern(it == options.end() ? "nid" : it->second, width));
   }
   return machine;
 }

@@ -66,8 +66,8 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocatio
     });
     Json links = Json::array();
     for (size_t i = 0; i < k && loads[order[i]] > 0; ++i) {
-      links.push_back({{"link", allocation.machine().LinkName(order[i])},
-                       {"bytes", loads[order[i]]}});
+      links.push_back(
+          {{"link", allocation.machine().LinkName(order[i])}, {"bytes", loads[order[i]]}});
     }
     j["busiest_links"] = std::move(links);
   }
@@ -101,8 +101,8 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
     for (size_t i = 0; i < j["slot_of_task"].size(); ++i) {
       const auto& v = j["slot_of_task"][i];
       if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > kMaxTasks) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            source_name, ": slot_of_task[", i, "] is not a slot number: ", v.dump()));
+        return absl::InvalidArgumentError(
+            absl::StrCat(source_name, ": slot_of_task[", i, "] is not a slot number: ", v.dump()));
       }
       slots.push_back(v.get<SlotId>());
     }
@@ -118,9 +118,9 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
     if (s.empty()) continue;
     int64_t slot = 0;
     if (!absl::SimpleAtoi(s, &slot) || slot < 0 || slot > kMaxTasks) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          source_name, ":", line_number, ": expected the slot of task ", slots.size(),
-          " (a non-negative integer), got '", s, "'"));
+      return absl::InvalidArgumentError(absl::StrCat(source_name, ":", line_number,
+                                                     ": expected the slot of task ", slots.size(),
+                                                     " (a non-negative integer), got '", s, "'"));
     }
     slots.push_back(static_cast<SlotId>(slot));
   }

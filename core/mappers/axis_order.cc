@@ -106,10 +106,10 @@ absl::StatusOr<MapOutput> AxisOrderMapper::Map(const MapInput& input) const {
     if (congestion) {
       load = ComputeLinkLoads(input.graph, allocation, slots, input.options.routing).max_load;
     }
-    const bool better = best.slot_of_task.empty() ||
-                        (congestion ? (load < best_load ||
-                                       (load == best_load && hop_bytes < best_hop_bytes))
-                                    : hop_bytes < best_hop_bytes);
+    const bool better =
+        best.slot_of_task.empty() ||
+        (congestion ? (load < best_load || (load == best_load && hop_bytes < best_hop_bytes))
+                    : hop_bytes < best_hop_bytes);
     if (better) {
       best.slot_of_task = std::move(slots);
       best.variant = AxisOrderName(allocation, order);

@@ -9,10 +9,10 @@ namespace hopmap {
 
 absl::Status CheckFits(const TaskGraph& graph, const Allocation& allocation) {
   if (graph.num_tasks() > allocation.num_slots()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the graph has ", graph.num_tasks(), " tasks but the allocation has only ",
-        allocation.num_slots(), " slots (", allocation.num_nodes(), " nodes x ",
-        allocation.cores_per_node(), " cores)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the graph has ", graph.num_tasks(), " tasks but the allocation has only ",
+                     allocation.num_slots(), " slots (", allocation.num_nodes(), " nodes x ",
+                     allocation.cores_per_node(), " cores)"));
   }
   return absl::OkStatus();
 }

@@ -32,8 +32,7 @@ std::string RoutingName(Routing routing) {
 absl::Status MapperOptions::Validate() const {
   if (!std::isfinite(time_limit_seconds) || time_limit_seconds <= 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("time limit must be a positive number of seconds, got ",
-                     time_limit_seconds));
+        absl::StrCat("time limit must be a positive number of seconds, got ", time_limit_seconds));
   }
   if (threads < 0) {
     return absl::InvalidArgumentError(absl::StrCat("threads must be >= 0, got ", threads));
@@ -62,8 +61,8 @@ absl::StatusOr<std::unique_ptr<Mapper>> MapperRegistry::Create(absl::string_view
   if (info == nullptr) {
     std::vector<std::string> names;
     for (const MapperInfo& m : mappers_) names.push_back(m.name);
-    return absl::NotFoundError(absl::StrCat("unknown algorithm '", name,
-                                            "' (known: ", absl::StrJoin(names, ", "), ")"));
+    return absl::NotFoundError(
+        absl::StrCat("unknown algorithm '", name, "' (known: ", absl::StrJoin(names, ", "), ")"));
   }
   return info->create();
 }

@@ -25,11 +25,11 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     absl::StatusOr<MapOutput> out =
         mapper.ok() ? (*mapper)->Map(input) : absl::StatusOr<MapOutput>(mapper.status());
     if (out.ok()) {
-      if (absl::Status s = ValidateMapping(input.allocation, input.graph.num_tasks(),
-                                           out->slot_of_task);
+      if (absl::Status s =
+              ValidateMapping(input.allocation, input.graph.num_tasks(), out->slot_of_task);
           !s.ok()) {
-        out = absl::InternalError(absl::StrCat(name, " returned an invalid mapping: ",
-                                               s.message()));
+        out =
+            absl::InternalError(absl::StrCat(name, " returned an invalid mapping: ", s.message()));
       }
     }
     if (!out.ok()) {
@@ -41,17 +41,16 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     candidate.algorithm = CandidateName(name, out->variant);
     candidate.hop_bytes = ComputeHopBytes(input.graph, input.allocation, out->slot_of_task);
     if (congestion) {
-      candidate.max_link_load = ComputeLinkLoads(input.graph, input.allocation,
-                                                 out->slot_of_task, input.options.routing)
-                                    .max_load;
+      candidate.max_link_load =
+          ComputeLinkLoads(input.graph, input.allocation, out->slot_of_task, input.options.routing)
+              .max_load;
     }
     candidate.seconds = absl::ToDoubleSeconds(absl::Now() - start);
-    const bool better =
-        best.slot_of_task.empty() ||
-        (congestion ? (candidate.max_link_load < best_score.max_link_load ||
-                       (candidate.max_link_load == best_score.max_link_load &&
-                        candidate.hop_bytes < best_score.hop_bytes))
-                    : candidate.hop_bytes < best_score.hop_bytes);
+    const bool better = best.slot_of_task.empty() ||
+                        (congestion ? (candidate.max_link_load < best_score.max_link_load ||
+                                       (candidate.max_link_load == best_score.max_link_load &&
+                                        candidate.hop_bytes < best_score.hop_bytes))
+                                    : candidate.hop_bytes < best_score.hop_bytes);
     if (better) {
       best.slot_of_task = std::move(out->slot_of_task);
       best.winner = candidate.algorithm;
@@ -60,9 +59,9 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     best.candidates.push_back(std::move(candidate));
   }
   if (best.slot_of_task.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "no candidate produced a mapping; first error: ",
-        best.candidates.empty() ? "none ran" : best.candidates.front().error));
+    return absl::FailedPreconditionError(
+        absl::StrCat("no candidate produced a mapping; first error: ",
+                     best.candidates.empty() ? "none ran" : best.candidates.front().error));
   }
   return best;
 }

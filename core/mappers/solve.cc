@@ -11,9 +11,7 @@
 namespace hopmap {
 namespace {
 
-int ArenaThreads(int threads) {
-  return threads > 0 ? threads : tbb::task_arena::automatic;
-}
+int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
 
 // Fills every measured field of `report` from report.slot_of_task.
 void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routing,
@@ -23,17 +21,16 @@ void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routi
   report.hop_bytes = ComputeHopBytes(graph, allocation, report.slot_of_task);
   report.total_bytes = graph.total_bytes();
   report.self_bytes = graph.self_bytes();
-  report.avg_hops_per_byte =
-      graph.total_bytes() > 0
-          ? static_cast<double>(report.hop_bytes) / static_cast<double>(graph.total_bytes())
-          : 0.0;
+  report.avg_hops_per_byte = graph.total_bytes() > 0 ? static_cast<double>(report.hop_bytes) /
+                                                           static_cast<double>(graph.total_bytes())
+                                                     : 0.0;
   report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
   report.routing = routing;
   report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
   report.lower_bound = ComputeLowerBound(graph, allocation);
   if (report.lower_bound.value > 0) {
-    report.gap = static_cast<double>(report.hop_bytes) /
-                 static_cast<double>(report.lower_bound.value);
+    report.gap =
+        static_cast<double>(report.hop_bytes) / static_cast<double>(report.lower_bound.value);
   } else if (report.hop_bytes == 0) {
     report.gap = 1.0;
   }
@@ -61,9 +58,9 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;
   if (options.objective == Objective::kCongestion && allocation.machine().num_links() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "objective congestion needs a machine with links; ", allocation.machine().Spec(),
-        " has only distances"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("objective congestion needs a machine with links; ",
+                     allocation.machine().Spec(), " has only distances"));
   }
   absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(algorithm);
   if (!mapper.ok()) return mapper.status();
@@ -91,8 +88,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     report.solve_seconds = seconds;
     if (out->candidates.empty()) {
       report.algorithm = CandidateName(std::string(algorithm), out->variant);
-      Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds,
-                     ""};
+      Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, ""};
       report.candidates.push_back(std::move(only));
     } else {
       report.algorithm = out->winner;
@@ -103,8 +99,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   return result;
 }
 
-absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph,
-                                              const Allocation& allocation,
+absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph, const Allocation& allocation,
                                               std::vector<SlotId> slot_of_task, Routing routing,
                                               int threads) {
   if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;

@@ -29,7 +29,7 @@ struct MappingReport {
   LinkLoads link_loads;  // empty when the machine has no link model
 
   LowerBound lower_bound;
-  std::optional<double> gap;  // hop_bytes / lower_bound; unset when the bound is 0
+  std::optional<double> gap;        // hop_bytes / lower_bound; unset when the bound is 0
   HopBytes baseline_hop_bytes = 0;  // the in-order placement
   double improvement = 0;           // 1 - hop_bytes / baseline (0.25 = 25% fewer)
   double solve_seconds = 0;
@@ -46,8 +46,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
                                            const std::atomic<bool>* cancelled = nullptr);
 
 // Measures a given mapping (validated first).
-absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph,
-                                              const Allocation& allocation,
+absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph, const Allocation& allocation,
                                               std::vector<SlotId> slot_of_task, Routing routing,
                                               int threads = 0);
 

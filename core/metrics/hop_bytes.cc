@@ -13,9 +13,9 @@ namespace hopmap {
 absl::Status CheckHopBytesFit(const TaskGraph& graph, const Allocation& allocation) {
   const int64_t diameter = std::max(allocation.machine().max_hops(), 1);
   if (graph.total_bytes() > std::numeric_limits<HopBytes>::max() / diameter) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph: total bytes ", graph.total_bytes(), " times the machine diameter ", diameter,
-        " overflows 64-bit hop-bytes; scale the weights down"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph: total bytes ", graph.total_bytes(), " times the machine diameter ",
+                     diameter, " overflows 64-bit hop-bytes; scale the weights down"));
   }
   return absl::OkStatus();
 }

@@ -14,9 +14,9 @@ struct LinkLoads {
   // Bytes on every directed link of the machine; empty when the machine model has
   // no links (an explicit distance matrix).
   std::vector<double> bytes_on_link;
-  double max_load = 0;       // the largest directed load
-  double average_load = 0;   // mean over the links that carry any traffic
-  int64_t links_used = 0;    // links with a load above zero
+  double max_load = 0;      // the largest directed load
+  double average_load = 0;  // mean over the links that carry any traffic
+  int64_t links_used = 0;   // links with a load above zero
   [[nodiscard]] bool available() const { return !bytes_on_link.empty(); }
 };
 

@@ -8,8 +8,8 @@
 namespace hopmap {
 
 absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> machine,
-                                              std::vector<NodeId> nodes,
-                                              int32_t cores_per_node, int32_t dense_limit) {
+                                              std::vector<NodeId> nodes, int32_t cores_per_node,
+                                              int32_t dense_limit) {
   if (machine == nullptr) return absl::InvalidArgumentError("allocation: no machine");
   if (nodes.empty()) return absl::InvalidArgumentError("allocation: no nodes");
   if (cores_per_node < 1) {
@@ -24,16 +24,14 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
   for (size_t i = 0; i < nodes.size(); ++i) {
     const NodeId node = nodes[i];
     if (node < 0 || node >= machine_nodes) {
-      return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node,
-                                                     " (position ", i,
+      return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node, " (position ", i,
                                                      ") is outside the machine (0..",
                                                      machine_nodes - 1, ")"));
     }
     if (position_of[node] >= 0) {
-      return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node, " (",
-                                                     machine->NodeName(node),
-                                                     ") is listed twice, at positions ",
-                                                     position_of[node], " and ", i));
+      return absl::InvalidArgumentError(
+          absl::StrCat("allocation: node ", node, " (", machine->NodeName(node),
+                       ") is listed twice, at positions ", position_of[node], " and ", i));
     }
     position_of[node] = static_cast<int32_t>(i);
   }
@@ -64,9 +62,8 @@ absl::StatusOr<Allocation> Allocation::WholeMachine(std::shared_ptr<const Machin
 absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
                              std::span<const SlotId> slot_of_task) {
   if (static_cast<int64_t>(slot_of_task.size()) != num_tasks) {
-    return absl::InvalidArgumentError(absl::StrCat("mapping: has ", slot_of_task.size(),
-                                                   " entries but the graph has ", num_tasks,
-                                                   " tasks"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping: has ", slot_of_task.size(), " entries but the graph has ", num_tasks, " tasks"));
   }
   const int64_t slots = allocation.num_slots();
   std::vector<TaskId> task_on_slot(slots, kInvalidTask);
@@ -78,8 +75,8 @@ absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
                                                      slots - 1));
     }
     if (task_on_slot[slot] != kInvalidTask) {
-      return absl::InvalidArgumentError(absl::StrCat("mapping: tasks ", task_on_slot[slot],
-                                                     " and ", t, " are both on slot ", slot));
+      return absl::InvalidArgumentError(absl::StrCat("mapping: tasks ", task_on_slot[slot], " and ",
+                                                     t, " are both on slot ", slot));
     }
     task_on_slot[slot] = static_cast<TaskId>(t);
   }

@@ -33,9 +33,7 @@ class Allocation {
   [[nodiscard]] const std::shared_ptr<const Machine>& shared_machine() const { return machine_; }
   [[nodiscard]] int32_t num_nodes() const { return static_cast<int32_t>(nodes_.size()); }
   [[nodiscard]] int32_t cores_per_node() const { return cores_; }
-  [[nodiscard]] int64_t num_slots() const {
-    return static_cast<int64_t>(nodes_.size()) * cores_;
-  }
+  [[nodiscard]] int64_t num_slots() const { return static_cast<int64_t>(nodes_.size()) * cores_; }
   [[nodiscard]] const std::vector<NodeId>& nodes() const { return nodes_; }
   [[nodiscard]] NodeId node_at(int32_t position) const { return nodes_[position]; }
 

@@ -58,8 +58,7 @@ class Machine {
   // path every link gets share 1; adaptive routing splits the route over all
   // minimal paths, so the shares at each step of the route add up to 1. A link
   // may be visited more than once (callers add the shares).
-  virtual void ForEachRouteLink(NodeId a, NodeId b, Routing routing,
-                                LinkVisitor visit) const = 0;
+  virtual void ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVisitor visit) const = 0;
   // A readable name for a link, e.g. "(1,2,0)->(2,2,0)".
   [[nodiscard]] virtual std::string LinkName(int64_t link) const = 0;
 

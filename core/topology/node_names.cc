@@ -23,9 +23,8 @@ absl::StatusOr<NodeNames> NodeNames::List(std::vector<std::string> list) {
     }
     auto [it, inserted] = data->index.emplace(list[i], static_cast<NodeId>(i));
     if (!inserted) {
-      return absl::InvalidArgumentError(absl::StrCat("node name '", list[i],
-                                                     "' is given to nodes ", it->second,
-                                                     " and ", i));
+      return absl::InvalidArgumentError(
+          absl::StrCat("node name '", list[i], "' is given to nodes ", it->second, " and ", i));
     }
   }
   data->names = std::move(list);

@@ -12,9 +12,8 @@ absl::StatusOr<TorusMachine> TorusMachine::Create(std::vector<int32_t> dims,
                                                   std::vector<bool> wrap) {
   if (dims.empty()) return absl::InvalidArgumentError("torus/mesh: needs at least one dimension");
   if (wrap.size() != dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("torus/mesh: ", dims.size(),
-                                                   " dimensions but ", wrap.size(),
-                                                   " wrap flags"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("torus/mesh: ", dims.size(), " dimensions but ", wrap.size(), " wrap flags"));
   }
   TorusMachine m;
   int64_t nodes = 1;
@@ -122,8 +121,7 @@ std::string TorusMachine::LinkName(int64_t link) const {
   return absl::StrCat(from, "->(", absl::StrJoin(c, ","), ")");
 }
 
-void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing,
-                                    LinkVisitor visit) const {
+void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVisitor visit) const {
   if (a == b) return;
   if (routing == Routing::kAdaptive) {
     AdaptiveRoute(a, b, visit);

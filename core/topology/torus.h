@@ -19,8 +19,7 @@ class TorusMachine final : public Machine {
  public:
   // `wrap[i]` says whether dimension i wraps. Fails on an empty or non-positive
   // dimension, or more nodes than an int32 holds.
-  static absl::StatusOr<TorusMachine> Create(std::vector<int32_t> dims,
-                                             std::vector<bool> wrap);
+  static absl::StatusOr<TorusMachine> Create(std::vector<int32_t> dims, std::vector<bool> wrap);
 
   std::string_view kind() const override;
   std::string Spec() const override;

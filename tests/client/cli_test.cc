@@ -57,9 +57,9 @@ void CheckReport(const nlohmann::json& j, int64_t tasks) {
   EXPECT_LE(j["lower_bound"].get<int64_t>(), hb);
   EXPECT_LE(hb, j["baseline_hop_bytes"].get<int64_t>());
   EXPECT_GE(j["improvement"].get<double>(), 0.0);
-  for (const char* key : {"total_bytes", "avg_hops_per_byte", "lower_bound_method", "gap",
-                          "max_dilation", "max_link_load", "solve_seconds", "candidates",
-                          "algorithm", "slots"}) {
+  for (const char* key :
+       {"total_bytes", "avg_hops_per_byte", "lower_bound_method", "gap", "max_dilation",
+        "max_link_load", "solve_seconds", "candidates", "algorithm", "slots"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   std::vector<int64_t> slots = j["slot_of_task"].get<std::vector<int64_t>>();
@@ -105,7 +105,8 @@ TEST(CliTest, MapsRealGraphsOntoTheRealSlurmTopologies) {
   // Hostnames from the file select nodes, as a Slurm prolog would pass them.
   auto r = RunHopmap("map --local --machine slurm:" + confs +
                      "nstda_tara_topology.conf --nodes tara-c-[001-004],tara-m-001 --cores 16 "
-                     "--graph " + kData + "/commgraphs/cnca_minimd_64.edgelist --format hostfile -q");
+                     "--graph " +
+                     kData + "/commgraphs/cnca_minimd_64.edgelist --format hostfile -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> hosts = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
   EXPECT_EQ(hosts.size(), 64u);
@@ -154,8 +155,8 @@ TEST(CliTest, EveryOutputFormat) {
   EXPECT_THAT(RunHopmap(base + "mpich-rank-order").out, HasSubstr("0-7"));
   EXPECT_THAT(RunHopmap(base + "bg-mapfile").out, StartsWith("0 0 0\n0 0 1\n1 0 0\n"));
   EXPECT_THAT(RunHopmap(base + "csv").out, StartsWith("task,slot,node,hostname,core\n"));
-  auto summary = RunHopmap("map --local --machine torus:2x2:cores=2 --graph " + graph +
-                           " --format perm");
+  auto summary =
+      RunHopmap("map --local --machine torus:2x2:cores=2 --graph " + graph + " --format perm");
   EXPECT_THAT(summary.err, HasSubstr("hop-bytes"));
 }
 
@@ -169,12 +170,10 @@ TEST(CliTest, UserErrorsExitOneWithOneLine) {
                   "/nonexistent.edgelist");
   ExpectUserError("map --local --machine mesh:8x8 --nodes 0-70 --graph " + graph,
                   "node 70 is outside machine mesh:8x8");
-  ExpectUserError("map --local --machine mesh:8x8 --nodes 0-10,5 --graph " + graph,
-                  "listed twice");
+  ExpectUserError("map --local --machine mesh:8x8 --nodes 0-10,5 --graph " + graph, "listed twice");
   ExpectUserError("map --local --machine mesh:8x8 --graph " + graph + " --algorithm nope",
                   "unknown algorithm 'nope'");
-  ExpectUserError("map --local --machine mesh:8x8 --graph " + graph + " --format xml",
-                  "xml");
+  ExpectUserError("map --local --machine mesh:8x8 --graph " + graph + " --format xml", "xml");
   ExpectUserError("map --machine mesh:8x8 --graph " + graph, "--local is required");
   ExpectUserError("map --local --graph " + graph, "--machine is required");
   ExpectUserError("map --local --machine mesh:8x8 --graph " + graph + " --time-limit -1",
@@ -186,8 +185,7 @@ TEST(CliTest, UserErrorsExitOneWithOneLine) {
                   "bad.edgelist:1");
   const std::string short_perm = kTmp + "/short.perm";
   WriteFile(short_perm, "0\n1\n");
-  ExpectUserError("eval --local --machine mesh:8x8 --graph " + graph + " --mapping " +
-                      short_perm,
+  ExpectUserError("eval --local --machine mesh:8x8 --graph " + graph + " --mapping " + short_perm,
                   "has 2 entries but the graph has 64 tasks");
   const std::string node_file = kTmp + "/nodes.txt";
   WriteFile(node_file, "# my nodes\n0-31\nnid99999\n");
@@ -200,10 +198,12 @@ TEST(CliTest, NodeFileAndHostlistSelectTheSameAllocation) {
   const std::string graph = kData + "/commgraphs/cnca_minife_64.edgelist";
   const std::string node_file = kTmp + "/nodes2.txt";
   WriteFile(node_file, "# allocation\n12-27\nnid00100\nnid[00040-00046]\n");
-  auto a = RunHopmap("map --local --machine bgp-8x8x8 --nodes @" + node_file + " --graph " +
-                     graph + " --algorithm in-order");
-  auto b = RunHopmap("map --local --machine bgp-8x8x8 --nodes 12-27,100,nid[00040-00046] "
-                     "--graph " + graph + " --algorithm in-order");
+  auto a = RunHopmap("map --local --machine bgp-8x8x8 --nodes @" + node_file + " --graph " + graph +
+                     " --algorithm in-order");
+  auto b = RunHopmap(
+      "map --local --machine bgp-8x8x8 --nodes 12-27,100,nid[00040-00046] "
+      "--graph " +
+      graph + " --algorithm in-order");
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
@@ -216,15 +216,15 @@ TEST(CliTest, NodeFileAndHostlistSelectTheSameAllocation) {
 TEST(CliTest, HelpAndListings) {
   auto help = RunHopmap("map --help");
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* flag : {"--local", "--machine", "--nodes", "--cores", "--graph",
-                           "--graph-format", "--algorithm", "--time-limit", "--seed",
-                           "--threads", "--format", "--output"}) {
+  for (const char* flag :
+       {"--local", "--machine", "--nodes", "--cores", "--graph", "--graph-format", "--algorithm",
+        "--time-limit", "--seed", "--threads", "--format", "--output"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
   auto machines = RunHopmap("machines");
   EXPECT_EQ(machines.exit_code, 0);
-  for (const char* name : {"bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64",
-                           "dragonfly-xc"}) {
+  for (const char* name :
+       {"bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64", "dragonfly-xc"}) {
     EXPECT_THAT(machines.out, HasSubstr(name));
   }
   EXPECT_THAT(RunHopmap("machines kraken").out, HasSubstr("9600"));

@@ -33,10 +33,10 @@ inline void WriteFile(const std::string& path, const std::string& text) {
 // Runs `hopmap ARGS` through the shell (args must be shell-safe).
 inline RunResult RunHopmap(const std::string& args) {
   static int counter = 0;
-  const std::string base = ::testing::TempDir() + "/hopmap_run_" + std::to_string(getpid()) +
-                           "_" + std::to_string(counter++);
-  const std::string command = std::string(HOPMAP_CLI) + " " + args + " >" + base + ".out 2>" +
-                              base + ".err";
+  const std::string base = ::testing::TempDir() + "/hopmap_run_" + std::to_string(getpid()) + "_" +
+                           std::to_string(counter++);
+  const std::string command =
+      std::string(HOPMAP_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(command.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

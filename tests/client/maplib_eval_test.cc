@@ -47,7 +47,8 @@ std::string MapLibToPerm(const std::string& path) {
 }
 
 TEST(MapLibEvalTest, ReproducesPublishedHopBytes) {
-  std::istringstream table(ReadFile(kCommgraphs + "reference_mappings/maplib_hopbytes_reference.tsv"));
+  std::istringstream table(
+      ReadFile(kCommgraphs + "reference_mappings/maplib_hopbytes_reference.tsv"));
   std::string line;
   int checked_eq = 0, checked_diag = 0;
   const std::string perm_path = ::testing::TempDir() + "/maplib.perm";

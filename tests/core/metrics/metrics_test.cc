@@ -141,8 +141,7 @@ TEST(LowerBoundTest, ValidOnEveryMachineModel) {
   // allocation's matrix, on the non-torus models, against brute force.
   std::vector<std::pair<std::shared_ptr<const Machine>, std::vector<NodeId>>> machines = {
       {std::make_shared<FatTreeMachine>(*FatTreeMachine::Create({2, 2, 2})), {0, 3, 4, 6}},
-      {std::make_shared<DragonflyMachine>(*DragonflyMachine::Create(3, 2, 2)),
-       {0, 1, 5, 8, 11}},
+      {std::make_shared<DragonflyMachine>(*DragonflyMachine::Create(3, 2, 2)), {0, 1, 5, 8, 11}},
       {std::make_shared<ChipMeshMachine>(*ChipMeshMachine::Create(2, 2, 2)), {0, 1, 2, 7}},
   };
   for (size_t c = 0; c < machines.size(); ++c) {

@@ -68,11 +68,10 @@ TEST(TorusTest, DimensionOrderRouteGoesDim0FirstAndPositiveAtHalfWay) {
   TorusMachine t = MakeTorus({4, 4}, true);
   // (0,0) -> (2,1): x is exactly half way (2 of 4): positive; then y +1.
   std::vector<std::string> links;
-  t.ForEachRouteLink(0, 2 + 4 * 1, Routing::kDimensionOrder,
-                     [&](int64_t link, double share) {
-                       EXPECT_EQ(share, 1.0);
-                       links.push_back(t.LinkName(link));
-                     });
+  t.ForEachRouteLink(0, 2 + 4 * 1, Routing::kDimensionOrder, [&](int64_t link, double share) {
+    EXPECT_EQ(share, 1.0);
+    links.push_back(t.LinkName(link));
+  });
   EXPECT_THAT(links, ElementsAre("(0,0)->(1,0)", "(1,0)->(2,0)", "(2,0)->(2,1)"));
   links.clear();
   // (0,0) -> (3,0): the shorter way is -1 round the wrap.
@@ -102,9 +101,8 @@ TEST(TorusTest, AdaptiveRouteSplitsOverMinimalPaths) {
   // Exactly half way on a torus: both directions, half each.
   TorusMachine ring = MakeTorus({4}, true);
   shares.clear();
-  ring.ForEachRouteLink(0, 2, Routing::kAdaptive, [&](int64_t link, double share) {
-    shares[ring.LinkName(link)] += share;
-  });
+  ring.ForEachRouteLink(0, 2, Routing::kAdaptive,
+                        [&](int64_t link, double share) { shares[ring.LinkName(link)] += share; });
   EXPECT_DOUBLE_EQ(shares["(0)->(1)"], 0.5);
   EXPECT_DOUBLE_EQ(shares["(0)->(3)"], 0.5);
 }
