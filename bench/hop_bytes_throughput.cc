@@ -16,6 +16,7 @@
 
 #include "absl/strings/numbers.h"
 #include "core/graph/generators.h"
+#include "core/mappers/random_stream.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/torus.h"
 #include "tbb/blocked_range.h"
@@ -88,9 +89,7 @@ int Run(int threads, int reps) {
   std::iota(in_order.begin(), in_order.end(), 0);
   // A scattered mapping too: random slots defeat the caches the in-order one enjoys.
   std::vector<SlotId> scattered = in_order;
-  for (size_t i = scattered.size(); i > 1; --i) {
-    std::swap(scattered[i - 1], scattered[(i * 2654435761u) % i]);
-  }
+  RandomStream(/*seed=*/1, /*work_item=*/0).Shuffle(std::span<SlotId>(scattered));
   const double edges = static_cast<double>(graph->num_edges());
   HopBytes sink = 0;
   const double base = MedianSeconds(reps, [&] { sink += SumWeights(*graph); });
