@@ -54,7 +54,8 @@ absl::Status RunEval(const EvalFlags& flags) {
       problem->graph, *problem->allocation, *std::move(mapping), *routing, flags.problem.threads);
   if (!report.ok()) return report.status();
   if (flags.format == "text") return WriteOutput(flags.output, TextReport(*report));
-  nlohmann::ordered_json j = ReportToJson(*report, *problem->allocation, flags.busiest_links);
+  AddBusiestLinks(*problem->allocation, flags.busiest_links, *report);
+  nlohmann::ordered_json j = ReportToJson(*report);
   return WriteOutput(flags.output, j.dump(2) + "\n");
 }
 

@@ -60,7 +60,7 @@ absl::Status RunMap(const MapFlags& flags) {
 
   std::string text;
   if (*format == MappingFormat::kJson) {
-    nlohmann::ordered_json j = ReportToJson(*report, allocation);
+    nlohmann::ordered_json j = ReportToJson(*report);
     text = j.dump(2) + "\n";
   } else {
     absl::StatusOr<std::string> formatted =

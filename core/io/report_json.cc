@@ -11,15 +11,14 @@
 
 namespace hopmap {
 
-nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocation& allocation,
-                                    int busiest_links) {
+nlohmann::ordered_json ReportToJson(const MappingReport& report) {
   using Json = nlohmann::ordered_json;
   Json j;
   j["tasks"] = report.tasks;
   j["slots"] = report.slots;
-  j["machine"] = allocation.machine().Spec();
-  j["nodes"] = allocation.num_nodes();
-  j["cores_per_node"] = allocation.cores_per_node();
+  j["machine"] = report.machine;
+  j["nodes"] = report.nodes;
+  j["cores_per_node"] = report.cores_per_node;
   j["algorithm"] = report.algorithm;
   j["hop_bytes"] = report.hop_bytes;
   j["total_bytes"] = report.total_bytes;
@@ -56,31 +55,16 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocatio
     candidates.push_back(std::move(cj));
   }
   j["candidates"] = std::move(candidates);
-  if (busiest_links > 0 && report.link_loads.available()) {
-    const std::vector<double>& loads = report.link_loads.bytes_on_link;
-    std::vector<int64_t> order(loads.size());
-    std::iota(order.begin(), order.end(), 0);
-    const size_t k = std::min<size_t>(busiest_links, order.size());
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
-      return loads[a] != loads[b] ? loads[a] > loads[b] : a < b;
-    });
+  if (!report.busiest_links.empty()) {
     Json links = Json::array();
-    for (size_t i = 0; i < k && loads[order[i]] > 0; ++i) {
-      links.push_back(
-          {{"link", allocation.machine().LinkName(order[i])}, {"bytes", loads[order[i]]}});
+    for (const LinkLoadEntry& l : report.busiest_links) {
+      links.push_back({{"link", l.link}, {"bytes", l.bytes}});
     }
     j["busiest_links"] = std::move(links);
   }
-  const size_t n = report.slot_of_task.size();
-  std::vector<NodeId> nodes(n);
-  std::vector<int32_t> cores(n);
-  for (size_t t = 0; t < n; ++t) {
-    nodes[t] = allocation.NodeOfSlot(report.slot_of_task[t]);
-    cores[t] = allocation.CoreOfSlot(report.slot_of_task[t]);
-  }
   j["slot_of_task"] = report.slot_of_task;
-  j["node_of_task"] = std::move(nodes);
-  j["core_of_task"] = std::move(cores);
+  j["node_of_task"] = report.node_of_task;
+  j["core_of_task"] = report.core_of_task;
   return j;
 }
 

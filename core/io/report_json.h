@@ -15,10 +15,9 @@ namespace hopmap {
 // One object with every field of the CLI contract (docs/cli.md): tasks, slots,
 // algorithm, slot_of_task, node_of_task, core_of_task, hop_bytes, total_bytes,
 // avg_hops_per_byte, lower_bound, lower_bound_method, gap, baseline_hop_bytes,
-// improvement, max_dilation, max_link_load, solve_seconds, candidates, and more.
-// `busiest_links` > 0 adds that many of the most loaded links, heaviest first.
-nlohmann::ordered_json ReportToJson(const MappingReport& report, const Allocation& allocation,
-                                    int busiest_links = 0);
+// improvement, max_dilation, max_link_load, solve_seconds, candidates, and more;
+// `busiest_links` when the report has any (AddBusiestLinks).
+nlohmann::ordered_json ReportToJson(const MappingReport& report);
 
 // Reads a mapping: the JSON report (its slot_of_task) or the perm format (line i:
 // the slot of task i; '#' comments and blank lines skipped). Errors name the file

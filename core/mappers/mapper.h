@@ -50,11 +50,23 @@ class StopCondition {
   const std::atomic<bool>* cancelled_;
 };
 
+// What a solve reports while it runs.
+struct Progress {
+  double elapsed_seconds = 0;
+  std::string candidate_finished;  // the candidate that just finished
+  HopBytes candidate_hop_bytes = 0;
+  std::string best_algorithm;  // the best so far
+  HopBytes best_hop_bytes = 0;
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
 struct MapInput {
   const TaskGraph& graph;
   const Allocation& allocation;
   const MapperOptions& options;
   const StopCondition& stop;
+  // May be empty; portfolios call it after each candidate.
+  const ProgressCallback* on_progress = nullptr;
 };
 
 // One algorithm a solve tried, as the report lists it.

@@ -14,6 +14,7 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   const bool congestion = input.options.objective == Objective::kCongestion;
   MapOutput best;
   Candidate best_score;
+  const absl::Time portfolio_start = absl::Now();
   for (const std::string& name : candidates_) {
     // The first candidate always runs, so a solve returns something even when the
     // budget is gone before it starts.
@@ -55,6 +56,15 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
       best.slot_of_task = std::move(out->slot_of_task);
       best.winner = candidate.algorithm;
       best_score = candidate;
+    }
+    if (input.on_progress != nullptr && *input.on_progress) {
+      Progress progress;
+      progress.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - portfolio_start);
+      progress.candidate_finished = candidate.algorithm;
+      progress.candidate_hop_bytes = candidate.hop_bytes;
+      progress.best_algorithm = best_score.algorithm;
+      progress.best_hop_bytes = best_score.hop_bytes;
+      (*input.on_progress)(progress);
     }
     best.candidates.push_back(std::move(candidate));
   }

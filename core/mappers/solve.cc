@@ -1,5 +1,6 @@
 #include "core/mappers/solve.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +19,15 @@ void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routi
              MappingReport& report) {
   report.tasks = graph.num_tasks();
   report.slots = allocation.num_slots();
+  report.machine = allocation.machine().Spec();
+  report.nodes = allocation.num_nodes();
+  report.cores_per_node = allocation.cores_per_node();
+  report.node_of_task.resize(report.slot_of_task.size());
+  report.core_of_task.resize(report.slot_of_task.size());
+  for (size_t t = 0; t < report.slot_of_task.size(); ++t) {
+    report.node_of_task[t] = allocation.NodeOfSlot(report.slot_of_task[t]);
+    report.core_of_task[t] = allocation.CoreOfSlot(report.slot_of_task[t]);
+  }
   report.hop_bytes = ComputeHopBytes(graph, allocation, report.slot_of_task);
   report.total_bytes = graph.total_bytes();
   report.self_bytes = graph.self_bytes();
@@ -54,7 +64,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
                                            absl::string_view algorithm,
                                            const MapperOptions& options,
                                            const MapperRegistry& registry,
-                                           const std::atomic<bool>* cancelled) {
+                                           const SolveControl& control) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;
   if (options.objective == Objective::kCongestion && allocation.machine().num_links() == 0) {
@@ -69,8 +79,10 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   absl::StatusOr<MappingReport> result;
   arena.execute([&] {
     const absl::Time start = absl::Now();
-    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds), cancelled);
-    absl::StatusOr<MapOutput> out = (*mapper)->Map({graph, allocation, options, stop});
+    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds),
+                             control.cancelled);
+    absl::StatusOr<MapOutput> out =
+        (*mapper)->Map({graph, allocation, options, stop, &control.on_progress});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (!out.ok()) {
       result = out.status();
@@ -112,6 +124,21 @@ absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph, const Allo
   report.slot_of_task = std::move(slot_of_task);
   arena.execute([&] { Measure(graph, allocation, routing, report); });
   return report;
+}
+
+void AddBusiestLinks(const Allocation& allocation, int count, MappingReport& report) {
+  report.busiest_links.clear();
+  const std::vector<double>& loads = report.link_loads.bytes_on_link;
+  if (count <= 0 || loads.empty()) return;
+  std::vector<int64_t> order(loads.size());
+  std::iota(order.begin(), order.end(), 0);
+  const size_t k = std::min<size_t>(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+    return loads[a] != loads[b] ? loads[a] > loads[b] : a < b;
+  });
+  for (size_t i = 0; i < k && loads[order[i]] > 0; ++i) {
+    report.busiest_links.push_back({allocation.machine().LinkName(order[i]), loads[order[i]]});
+  }
 }
 
 }  // namespace hopmap

@@ -14,11 +14,23 @@
 
 namespace hopmap {
 
+struct LinkLoadEntry {
+  std::string link;  // the machine's name for the link
+  double bytes = 0;
+};
+
+// Everything `hopmap map` reports, self-contained (no reference to the
+// allocation), so the daemon can ship it and the client print it the same way.
 struct MappingReport {
   TaskId tasks = 0;
   int64_t slots = 0;
+  std::string machine;  // the machine's spec
+  int32_t nodes = 0;    // allocated nodes
+  int32_t cores_per_node = 0;
   std::string algorithm;  // the winner, e.g. "axis-order(ZYXT)"; "given" for eval
   std::vector<SlotId> slot_of_task;
+  std::vector<NodeId> node_of_task;  // machine node ids
+  std::vector<int32_t> core_of_task;
 
   HopBytes hop_bytes = 0;
   Bytes total_bytes = 0;
@@ -27,6 +39,7 @@ struct MappingReport {
   int32_t max_dilation = 0;
   Routing routing = Routing::kDimensionOrder;
   LinkLoads link_loads;  // empty when the machine has no link model
+  std::vector<LinkLoadEntry> busiest_links;  // filled by AddBusiestLinks
 
   LowerBound lower_bound;
   std::optional<double> gap;        // hop_bytes / lower_bound; unset when the bound is 0
@@ -36,14 +49,26 @@ struct MappingReport {
   std::vector<Candidate> candidates;
 };
 
+// How a caller watches and stops a solve (the daemon's streaming and cancellation).
+struct SolveControl {
+  // Set to true by another thread to stop the solve; it returns its best so far.
+  const std::atomic<bool>* cancelled = nullptr;
+  // Called (on a solver thread) when a candidate finishes.
+  ProgressCallback on_progress;
+};
+
 // Maps `graph` onto `allocation` with the named algorithm of `registry`, inside a
 // task_arena of options.threads threads and the options' time limit, then measures
-// the result. `cancelled`, when set to true by another thread, stops the solve.
+// the result.
 absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocation& allocation,
                                            absl::string_view algorithm,
                                            const MapperOptions& options,
                                            const MapperRegistry& registry = BuiltinMappers(),
-                                           const std::atomic<bool>* cancelled = nullptr);
+                                           const SolveControl& control = {});
+
+// Lists the `count` most loaded links of report.link_loads, heaviest first (ties by
+// link id), with the machine's names for them.
+void AddBusiestLinks(const Allocation& allocation, int count, MappingReport& report);
 
 // Measures a given mapping (validated first).
 absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph, const Allocation& allocation,

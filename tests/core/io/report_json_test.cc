@@ -17,6 +17,14 @@
 namespace hopmap {
 namespace {
 
+// The CLI's way: busiest links added to the report, then the JSON.
+nlohmann::ordered_json ToJson(MappingReport report, const Allocation& allocation,
+                              int busiest_links = 0) {
+  AddBusiestLinks(allocation, busiest_links, report);
+  return ReportToJson(report);
+}
+
+
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -71,7 +79,7 @@ TEST(ReportToJsonTest, SolveInOrderHasEveryContractField) {
   const Allocation allocation = RingAllocation();
   absl::StatusOr<MappingReport> report = SolveMapping(graph, allocation, "in-order", OneThread());
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation);
+  const Json j = ToJson(*report, allocation);
 
   for (const char* key : {"tasks",
                           "slots",
@@ -144,7 +152,7 @@ TEST(ReportToJsonTest, SolveAutoListsEveryCandidate) {
   const Allocation allocation = RingAllocation();
   absl::StatusOr<MappingReport> report = SolveMapping(graph, allocation, "auto", OneThread());
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation);
+  const Json j = ToJson(*report, allocation);
   // in-order: 12. axis-order orders the nodes by coordinate (0, 2, 3): TX puts
   // tasks 0,1 on node 0 and 2,3 on node 2 (12); XT is round-robin over them (30).
   // round-robin over positions: nodes 2, 0, 3, 2 -> 10*2 + 4*1 + 6*1 = 30.
@@ -172,7 +180,7 @@ TEST(ReportToJsonTest, EvaluateGivenMappingNodesAreMachineIds) {
   absl::StatusOr<MappingReport> report =
       EvaluateMapping(graph, allocation, {0, 1, 4, 5}, Routing::kDimensionOrder, 1);
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation);
+  const Json j = ToJson(*report, allocation);
   EXPECT_EQ(j["algorithm"], "given");
   EXPECT_EQ(j["slot_of_task"], Json::parse("[0, 1, 4, 5]"));
   EXPECT_EQ(j["node_of_task"], Json::parse("[2, 2, 3, 3]"));
@@ -202,7 +210,7 @@ TEST(ReportToJsonTest, BusiestLinksHeaviestFirst) {
   absl::StatusOr<MappingReport> report =
       EvaluateMapping(graph, allocation, {0, 1, 2, 4}, Routing::kDimensionOrder, 1);
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation, /*busiest_links=*/4);
+  const Json j = ToJson(*report, allocation, /*busiest_links=*/4);
   EXPECT_EQ(j["hop_bytes"], 16);
   EXPECT_EQ(j["max_dilation"], 2);
   EXPECT_THAT(j["gap"].get<double>(), DoubleNear(16.0 / 6.0, 1e-12));
@@ -218,7 +226,7 @@ TEST(ReportToJsonTest, BusiestLinksHeaviestFirst) {
       {"link": "(0)->(1)", "bytes": 2.0}])json"));
 
   // More links asked for than carry traffic: only the loaded ones, all 6.
-  const Json all = ReportToJson(*report, allocation, /*busiest_links=*/100);
+  const Json all = ToJson(*report, allocation, /*busiest_links=*/100);
   ASSERT_EQ(all["busiest_links"].size(), 6u);
   EXPECT_EQ(all["busiest_links"][4]["link"], "(1)->(2)");
   EXPECT_EQ(all["busiest_links"][5]["link"], "(3)->(2)");
@@ -234,7 +242,7 @@ TEST(ReportToJsonTest, BusiestLinksAdaptiveTiesByLinkId) {
   absl::StatusOr<MappingReport> report =
       EvaluateMapping(graph, allocation, {0, 1, 2, 4}, Routing::kAdaptive, 1);
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation, /*busiest_links=*/5);
+  const Json j = ToJson(*report, allocation, /*busiest_links=*/5);
   EXPECT_EQ(j["routing"], "adaptive");
   EXPECT_EQ(j["hop_bytes"], 16);
   EXPECT_EQ(j["max_link_load"].get<double>(), 4.0);
@@ -263,7 +271,7 @@ TEST(ReportToJsonTest, MatrixMachineHasNoLinkLoads) {
 
   absl::StatusOr<MappingReport> report = SolveMapping(*graph, *allocation, "in-order", OneThread());
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, *allocation, /*busiest_links=*/3);
+  const Json j = ToJson(*report, *allocation, /*busiest_links=*/3);
   EXPECT_EQ(j["machine"], "matrix:3");
   EXPECT_EQ(j["node_of_task"], Json::parse("[2, 0]"));
   EXPECT_EQ(j["core_of_task"], Json::parse("[0, 0]"));
@@ -291,7 +299,7 @@ TEST(ReportToJsonTest, GapWhenTheLowerBoundIsZero) {
   absl::StatusOr<MappingReport> together =
       EvaluateMapping(*graph, *allocation, {0, 1}, Routing::kDimensionOrder, 1);
   ASSERT_TRUE(together.ok()) << together.status();
-  Json j = ReportToJson(*together, *allocation);
+  Json j = ToJson(*together, *allocation);
   EXPECT_EQ(j["hop_bytes"], 0);
   EXPECT_EQ(j["lower_bound"], 0);
   EXPECT_EQ(j["gap"].get<double>(), 1.0);
@@ -303,7 +311,7 @@ TEST(ReportToJsonTest, GapWhenTheLowerBoundIsZero) {
   absl::StatusOr<MappingReport> apart =
       EvaluateMapping(*graph, *allocation, {0, 2}, Routing::kDimensionOrder, 1);
   ASSERT_TRUE(apart.ok()) << apart.status();
-  j = ReportToJson(*apart, *allocation);
+  j = ToJson(*apart, *allocation);
   EXPECT_EQ(j["hop_bytes"], 5);
   EXPECT_EQ(j["lower_bound"], 0);
   ASSERT_TRUE(j.contains("gap"));
@@ -321,9 +329,11 @@ TEST(ReportToJsonTest, FailedCandidateHasNullHopBytesAndError) {
   report.slots = 6;
   report.algorithm = "in-order";
   report.slot_of_task = {5};
+  report.node_of_task = {3};  // the report is self-contained: nodes come with it
+  report.core_of_task = {1};
   report.candidates.push_back({"in-order", 0, 0, 0.25, ""});
   report.candidates.push_back({"stack", 0, 0, 0.5, "needs a 3D torus"});
-  const Json j = ReportToJson(report, allocation);
+  const Json j = ToJson(report, allocation);
   EXPECT_EQ(j["node_of_task"], Json::parse("[3]"));
   EXPECT_EQ(j["core_of_task"], Json::parse("[1]"));
   EXPECT_EQ(j["candidates"][0], Json::parse(R"({"algorithm":"in-order","hop_bytes":0,
@@ -354,7 +364,7 @@ TEST(ParseMappingTest, JsonReportRoundTrip) {
   absl::StatusOr<MappingReport> report =
       EvaluateMapping(graph, allocation, {5, 0, 2, 4}, Routing::kDimensionOrder, 1);
   ASSERT_TRUE(report.ok()) << report.status();
-  const Json j = ReportToJson(*report, allocation, 2);
+  const Json j = ToJson(*report, allocation, 2);
   for (const std::string& text : {j.dump(), j.dump(2), "\n  " + j.dump(4)}) {
     absl::StatusOr<std::vector<SlotId>> slots = ParseMapping(text, "report.json");
     ASSERT_TRUE(slots.ok()) << slots.status();
