@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <fstream>
+#include <sstream>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -35,9 +36,8 @@ absl::Status FileError(const std::string& path, absl::string_view message) {
 // Reads the non-blank lines of `path` with '#' comments removed. With
 // `continuations`, a line ending in a backslash goes on with the next one (the
 // joined line keeps the first line's number).
-absl::StatusOr<std::vector<Line>> ReadLines(const std::string& path, bool continuations) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open the file"));
+absl::StatusOr<std::vector<Line>> SplitLines(const std::string& text, bool continuations) {
+  std::istringstream in(text);
   std::vector<Line> lines;
   std::string raw;
   std::string pending;
@@ -46,23 +46,31 @@ absl::StatusOr<std::vector<Line>> ReadLines(const std::string& path, bool contin
   while (std::getline(in, raw)) {
     ++number;
     if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.resize(hash);
-    absl::string_view text = absl::StripAsciiWhitespace(raw);
+    absl::string_view text_line = absl::StripAsciiWhitespace(raw);
     bool more = false;
-    if (continuations && absl::EndsWith(text, "\\")) {
-      text.remove_suffix(1);
+    if (continuations && absl::EndsWith(text_line, "\\")) {
+      text_line.remove_suffix(1);
       more = true;
     }
     if (pending_line == 0) pending_line = number;
-    if (!pending.empty() && !text.empty()) pending.push_back(' ');
-    pending.append(text.data(), text.size());
+    if (!pending.empty() && !text_line.empty()) pending.push_back(' ');
+    pending.append(text_line.data(), text_line.size());
     if (more) continue;
     if (!pending.empty()) lines.push_back({pending_line, std::move(pending)});
     pending.clear();
     pending_line = 0;
   }
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
   if (!pending.empty()) lines.push_back({pending_line, std::move(pending)});
   return lines;
+}
+
+absl::StatusOr<std::vector<Line>> ReadLines(const std::string& path, bool continuations) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open the file"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return SplitLines(buffer.str(), continuations);
 }
 
 std::vector<absl::string_view> Words(absl::string_view text) {
@@ -74,14 +82,33 @@ absl::Status InFile(const std::string& path, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
 }
 
+absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
+                                                          const std::string& path,
+                                                          std::string spec_string);
+
 }  // namespace
 
 absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path) {
   absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/true);
   if (!lines.ok()) return lines.status();
+  return SlurmTopologyFromLines(*lines, path, absl::StrCat("slurm:", path));
+}
 
+absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
+                                                      const std::string& source) {
+  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/true);
+  if (!lines.ok()) return lines.status();
+  return SlurmTopologyFromLines(*lines, source, "");
+}
+
+namespace {
+
+absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
+                                                          const std::string& path,
+                                                          std::string spec_string) {
+  const std::vector<Line>* lines = &file_lines;
   SwitchGraphSpec spec;
-  spec.source = absl::StrCat("slurm:", path);         // the spec that reads it back
+  spec.source = std::move(spec_string);  // the spec that reads it back
   absl::flat_hash_map<std::string, int> switch_line;  // name -> defining line
   absl::flat_hash_map<std::string, NodeId> node_id;
   struct ChildRef {
@@ -174,6 +201,8 @@ absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path) {
   if (!machine.ok()) return InFile(path, machine.status());
   return machine;
 }
+
+}  // namespace
 
 absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path) {
   absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/false);

@@ -24,6 +24,9 @@ namespace hopmap {
 // switches are not connected (no top switch) gets a virtual root switch; see
 // SwitchGraphMachine and its warnings(). Spec() is "slurm:PATH".
 absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path);
+// The same from the file's text; `source` names it in errors ("SOURCE:LINE: ...").
+absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
+                                                      const std::string& source);
 
 // Reads hopmap's switch-graph format, one statement per line:
 //   # a comment (from '#' to the end of the line); blank lines are ignored
