@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cstdint>
 #include <fstream>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -85,6 +85,11 @@ absl::Status InFile(const std::string& path, const absl::Status& status) {
 absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
                                                           const std::string& path,
                                                           std::string spec_string);
+absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>& file_lines,
+                                                        const std::string& path,
+                                                        std::string spec_string);
+absl::StatusOr<DistanceMatrixMachine> DistanceMatrixFromLines(const std::vector<Line>& file_lines,
+                                                              const std::string& path);
 
 }  // namespace
 
@@ -108,7 +113,7 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
                                                           std::string spec_string) {
   const std::vector<Line>* lines = &file_lines;
   SwitchGraphSpec spec;
-  spec.source = std::move(spec_string);  // the spec that reads it back
+  spec.source = std::move(spec_string);               // the spec that reads it back
   absl::flat_hash_map<std::string, int> switch_line;  // name -> defining line
   absl::flat_hash_map<std::string, NodeId> node_id;
   struct ChildRef {
@@ -207,9 +212,25 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
 absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path) {
   absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/false);
   if (!lines.ok()) return lines.status();
+  return SwitchGraphFromLines(*lines, path, absl::StrCat("graph:", path));
+}
+
+absl::StatusOr<SwitchGraphMachine> ParseSwitchGraphFile(const std::string& text,
+                                                        const std::string& source) {
+  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/false);
+  if (!lines.ok()) return lines.status();
+  return SwitchGraphFromLines(*lines, source, "");
+}
+
+namespace {
+
+absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>& file_lines,
+                                                        const std::string& path,
+                                                        std::string spec_string) {
+  const std::vector<Line>* lines = &file_lines;
 
   SwitchGraphSpec spec;
-  spec.source = absl::StrCat("graph:", path);
+  spec.source = std::move(spec_string);
   struct Declared {
     bool is_node;
     int line;
@@ -294,9 +315,28 @@ absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path) 
   return machine;
 }
 
+}  // namespace
+
 absl::StatusOr<DistanceMatrixMachine> ReadDistanceMatrixFile(const std::string& path) {
   absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/false);
   if (!lines.ok()) return lines.status();
+  absl::StatusOr<DistanceMatrixMachine> m = DistanceMatrixFromLines(*lines, path);
+  if (m.ok()) m->set_source(path);
+  return m;
+}
+
+absl::StatusOr<DistanceMatrixMachine> ParseDistanceMatrixFile(const std::string& text,
+                                                              const std::string& source) {
+  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/false);
+  if (!lines.ok()) return lines.status();
+  return DistanceMatrixFromLines(*lines, source);
+}
+
+namespace {
+
+absl::StatusOr<DistanceMatrixMachine> DistanceMatrixFromLines(const std::vector<Line>& file_lines,
+                                                              const std::string& path) {
+  const std::vector<Line>* lines = &file_lines;
   const auto separators = absl::ByAnyChar(" \t\r\f\v,");
 
   std::vector<std::string> names;
@@ -376,8 +416,9 @@ absl::StatusOr<DistanceMatrixMachine> ReadDistanceMatrixFile(const std::string& 
     return names_line > 0 ? LineError(path, names_line, machine.status().message())
                           : InFile(path, machine.status());
   }
-  machine->set_source(path);
   return machine;
 }
+
+}  // namespace
 
 }  // namespace hopmap

@@ -43,6 +43,9 @@ absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
 // to itself, a node attached to no switch (at the line declaring it), no nodes.
 // Spec() is "graph:PATH".
 absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path);
+// The same from the file's text; `source` names it in errors.
+absl::StatusOr<SwitchGraphMachine> ParseSwitchGraphFile(const std::string& text,
+                                                        const std::string& source);
 
 // Reads a square matrix of non-negative integer hop counts, one row per line,
 // entries separated by whitespace and/or commas; '#' comments and blank lines are
@@ -52,6 +55,9 @@ absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path);
 // row, a non-square matrix, a wrong number of names, and the first bad entry at its
 // row's line. Spec() is "matrix:PATH".
 absl::StatusOr<DistanceMatrixMachine> ReadDistanceMatrixFile(const std::string& path);
+// The same from the file's text; `source` names it in errors.
+absl::StatusOr<DistanceMatrixMachine> ParseDistanceMatrixFile(const std::string& text,
+                                                              const std::string& source);
 
 }  // namespace hopmap
 
