@@ -1,0 +1,76 @@
+// MachineCatalog: the machines hopmapd serves by name. Built-in entries, the
+// --config file's machines, and the ones PutMachine stored (in the state directory,
+// one JSON file each, written atomically so a crash never leaves a torn file).
+#ifndef HOPMAP_SERVER_CATALOG_H_
+#define HOPMAP_SERVER_CATALOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "core/topology/machine.h"
+#include "hopmap/v1/machine.pb.h"
+
+namespace hopmap::server {
+
+enum class MachineOrigin { kBuiltin, kConfig, kStored };
+std::string MachineOriginName(MachineOrigin origin);  // "builtin", "config", "stored"
+
+// One catalog entry, immutable once published (callers keep a shared_ptr while
+// they use it, so Put/Delete never pull a machine from under a running solve).
+struct CatalogEntry {
+  v1::Machine machine;                    // as given (name set)
+  std::shared_ptr<const Machine> model;   // built from it
+  MachineOrigin origin = MachineOrigin::kBuiltin;
+  // Distinct for every Put of a name: cache keys use it, so a replaced machine
+  // never serves a stale allocation.
+  uint64_t version = 0;
+};
+
+class MachineCatalog {
+ public:
+  // Loads the built-in catalog (core/topology/catalog.h), then `config_path` (a
+  // CatalogConfig in JSON; empty: none), then every "*.json" machine in
+  // `state_dir`/machines (empty: nothing is persisted). Config and stored
+  // machines may not reuse a built-in or config name (an error naming the file).
+  // Creates the state directory if missing. Errors name the file.
+  static absl::StatusOr<std::unique_ptr<MachineCatalog>> Open(const std::string& config_path,
+                                                              const std::string& state_dir);
+
+  // NotFound naming the known machines.
+  absl::StatusOr<std::shared_ptr<const CatalogEntry>> Get(const std::string& name) const;
+  // Sorted by name.
+  std::vector<std::shared_ptr<const CatalogEntry>> List() const;
+
+  // Adds or replaces a stored machine. Validates the name (ValidateMachineName)
+  // and the model (MachineFromProto). A built-in or config name: FailedPrecondition.
+  // With a state directory, writes <state>/machines/<name>.json (temp file, fsync,
+  // rename, fsync of the directory) before publishing; a write failure leaves the
+  // catalog unchanged and returns the error.
+  absl::StatusOr<std::shared_ptr<const CatalogEntry>> Put(v1::Machine machine);
+
+  // Removes a stored machine (and its file). Built-in/config: FailedPrecondition;
+  // unknown: NotFound.
+  absl::Status Delete(const std::string& name);
+
+  [[nodiscard]] const std::string& state_dir() const { return state_dir_; }
+
+ private:
+  MachineCatalog() = default;
+  absl::Status Insert(v1::Machine machine, MachineOrigin origin, const std::string& source);
+
+  std::string state_dir_;
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const CatalogEntry>> entries_
+      ABSL_GUARDED_BY(mu_);
+  uint64_t next_version_ ABSL_GUARDED_BY(mu_) = 1;
+};
+
+}  // namespace hopmap::server
+
+#endif  // HOPMAP_SERVER_CATALOG_H_
