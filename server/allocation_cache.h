@@ -35,14 +35,17 @@ class AllocationCache {
                                      std::shared_ptr<const Machine> machine,
                                      const std::vector<NodeId>& nodes, int32_t cores_per_node);
 
-  // Drops every entry of a machine key prefix (PutMachine/DeleteMachine of a name).
+  // Drops every entry of `machine_key` and of its versions "<machine_key>#..."
+  // (PutMachine/DeleteMachine of a name: EraseMachine("kraken") drops "kraken#3" but
+  // not "kraken2#1").
   void EraseMachine(const std::string& machine_key);
 
   [[nodiscard]] int64_t bytes_used() const;
   [[nodiscard]] size_t entries() const;
   [[nodiscard]] int64_t budget() const { return budget_; }
 
-  // Estimated memory of one allocation (dense matrix + node list).
+  // Estimated memory of one cached allocation: dense matrix + node list (counted
+  // twice: the key holds a copy) + a fixed per-entry overhead. What bytes_used() adds.
   static int64_t EstimateBytes(const Allocation& allocation);
 
  private:

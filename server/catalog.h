@@ -24,8 +24,8 @@ std::string MachineOriginName(MachineOrigin origin);  // "builtin", "config", "s
 // One catalog entry, immutable once published (callers keep a shared_ptr while
 // they use it, so Put/Delete never pull a machine from under a running solve).
 struct CatalogEntry {
-  v1::Machine machine;                    // as given (name set)
-  std::shared_ptr<const Machine> model;   // built from it
+  v1::Machine machine;                   // as given (name set)
+  std::shared_ptr<const Machine> model;  // built from it
   MachineOrigin origin = MachineOrigin::kBuiltin;
   // Distinct for every Put of a name: cache keys use it, so a replaced machine
   // never serves a stale allocation.
@@ -62,9 +62,18 @@ class MachineCatalog {
 
  private:
   MachineCatalog() = default;
-  absl::Status Insert(v1::Machine machine, MachineOrigin origin, const std::string& source);
+  // Adds a built-in, config or stored machine while opening; `source` starts errors.
+  absl::Status Insert(v1::Machine machine, MachineOrigin origin, const std::string& source)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // OK for a stored machine, NotFound for an unknown name, FailedPrecondition for a
+  // built-in or config one.
+  absl::Status CheckMutable(const std::string& name) const ABSL_LOCKS_EXCLUDED(mu_);
 
+  std::string config_path_;
   std::string state_dir_;
+  // Serialises Put/Delete (file write + publish) without holding readers up;
+  // taken before mu_.
+  absl::Mutex write_mu_ ABSL_ACQUIRED_BEFORE(mu_);
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<const CatalogEntry>> entries_
       ABSL_GUARDED_BY(mu_);

@@ -35,6 +35,12 @@ absl::StatusOr<std::string> SpecOf(const v1::Machine& m) {
     case v1::Machine::kTorus: {
       const v1::Torus& t = m.torus();
       if (t.dims().empty()) return FieldError("machine.torus.dims", "empty");
+      for (int i = 0; i < t.dims_size(); ++i) {
+        if (t.dims(i) < 1) {
+          return FieldError(absl::StrCat("machine.torus.dims[", i, "]"),
+                            absl::StrCat("must be positive, got ", t.dims(i)));
+        }
+      }
       if (!t.wrap().empty() && t.wrap_size() != t.dims_size()) {
         return FieldError("machine.torus.wrap",
                           absl::StrCat(t.wrap_size(), " flags for ", t.dims_size(), " dims"));
@@ -134,11 +140,25 @@ absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) 
         machine = std::make_shared<SwitchGraphMachine>(*std::move(g));
         break;
       }
+      case v1::Machine::kSwitchGraphFile: {
+        absl::StatusOr<SwitchGraphMachine> g =
+            ParseSwitchGraphFile(m.switch_graph_file(), "machine.switch_graph_file");
+        if (!g.ok()) return g.status();
+        machine = std::make_shared<SwitchGraphMachine>(*std::move(g));
+        break;
+      }
+      case v1::Machine::kDistanceMatrixFile: {
+        absl::StatusOr<DistanceMatrixMachine> dm =
+            ParseDistanceMatrixFile(m.distance_matrix_file(), "machine.distance_matrix_file");
+        if (!dm.ok()) return dm.status();
+        machine = std::make_shared<DistanceMatrixMachine>(*std::move(dm));
+        break;
+      }
       default:
         return FieldError("machine",
-                          "no model (set spec, torus, fat_tree, chip_mesh, "
-                          "dragonfly, switch_graph, distance_matrix or "
-                          "slurm_topology_conf)");
+                          "no model (set spec, torus, fat_tree, chip_mesh, dragonfly, "
+                          "switch_graph, distance_matrix, slurm_topology_conf, "
+                          "switch_graph_file or distance_matrix_file)");
     }
   }
   if (m.cores_per_node() > 0) machine->set_cores_per_node(m.cores_per_node());
