@@ -1,6 +1,7 @@
 #include "client/cli_common.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -10,13 +11,60 @@
 
 namespace hopmap::cli {
 
+namespace {
+
+std::string Getenv(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+}  // namespace
+
+void AddRemoteFlags(CLI::App& app, RemoteFlags& flags, CLI::Option* local) {
+  CLI::Option* server =
+      app.add_option("--server", flags.server,
+                     "Run through the hopmapd daemon at ADDR: HOST:PORT or unix:PATH (default: "
+                     "$HOPMAP_SERVER)")
+          ->type_name("ADDR");
+  if (local != nullptr) server->excludes(local);
+  app.add_option("--token", flags.token,
+                 "Token for hopmapd, sent as \"authorization: Bearer T\" (default: "
+                 "$HOPMAP_TOKEN)")
+      ->type_name("TOKEN");
+  app.add_option("--tls-ca", flags.tls_ca,
+                 "Talk TLS to hopmapd, trusting the CA certificate in this PEM file (default: "
+                 "$HOPMAP_TLS_CA; none: plaintext)")
+      ->type_name("FILE");
+}
+
+void ApplyRemoteEnvironment(RemoteFlags& remote) {
+  if (remote.server.empty()) remote.server = Getenv("HOPMAP_SERVER");
+  if (remote.token.empty()) remote.token = Getenv("HOPMAP_TOKEN");
+  if (remote.tls_ca.empty()) remote.tls_ca = Getenv("HOPMAP_TLS_CA");
+}
+
+absl::StatusOr<Mode> ResolveMode(bool local, RemoteFlags& remote) {
+  if (local) return Mode::kLocal;
+  ApplyRemoteEnvironment(remote);
+  if (remote.server.empty()) {
+    return absl::FailedPreconditionError(
+        "--local is required without a daemon: use --local or --server ADDR (or set "
+        "HOPMAP_SERVER)");
+  }
+  return Mode::kRemote;
+}
+
 void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
-  app.add_flag("--local", flags.local,
-               "Run in this process (required for now: the daemon client comes with hopmapd)");
+  CLI::Option* local =
+      app.add_flag("--local", flags.local,
+                   "Run in this process (one of --local and --server, or $HOPMAP_SERVER, is "
+                   "required)");
+  AddRemoteFlags(app, flags.remote, local);
   app.add_option("--machine", flags.machine,
-                 "Machine: a catalog name (see `hopmap machines`) or a spec such as "
-                 "torus:25x16x24:cores=12, mesh:32x32, fattree:64x64, chipmesh:4x4, "
-                 "dragonfly:G,A,P, slurm:FILE, graph:FILE, matrix:FILE")
+                 "Machine: a catalog name (see `hopmap machines`; with --server, the daemon's "
+                 "catalog) or a spec such as torus:25x16x24:cores=12, mesh:32x32, fattree:64x64, "
+                 "chipmesh:4x4, dragonfly:G,A,P, slurm:FILE, graph:FILE, matrix:FILE (files are "
+                 "read here and sent)")
       ->required();
   app.add_option("--nodes", flags.nodes,
                  "Allocated nodes in order: ids and ranges (0-99,200-299), a Slurm hostlist "
@@ -25,22 +73,41 @@ void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
   app.add_option("--cores", flags.cores, "Cores (slots) per node; default: the machine's")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--graph", flags.graph,
-                 "Task graph file: Matrix Market (.mtx), METIS (.graph), Scotch (.grf), edge "
-                 "list (.edgelist/.txt) or dense matrix (.csv)")
+                 "Task graph file (read here also with --server): Matrix Market (.mtx), METIS "
+                 "(.graph), Scotch (.grf), edge list (.edgelist/.txt) or dense matrix (.csv)")
       ->required();
   app.add_option("--graph-format", flags.graph_format,
                  "Graph format when the extension does not say: mm, metis, scotch, edgelist, "
                  "dense");
-  app.add_option("--threads", flags.threads, "Worker threads; 0 = all hardware threads")
+  app.add_option("--threads", flags.threads,
+                 "Worker threads; 0 = all hardware threads (with --server: the daemon's choice)")
       ->check(CLI::NonNegativeNumber);
 }
 
-absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
-  if (!flags.local) {
-    return absl::FailedPreconditionError(
-        "--local is required: this build of hopmap runs mappings in-process only (the "
-        "hopmapd daemon client is not available yet)");
+absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,
+                                           std::shared_ptr<Machine> machine) {
+  if (machine == nullptr) {
+    absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
+    if (!parsed.ok()) return parsed.status();
+    for (const std::string& warning : (*parsed)->warnings()) {
+      std::cerr << "hopmap: warning: " << warning << "\n";
+    }
+    machine = *std::move(parsed);
   }
+  const int32_t cores = flags.cores > 0 ? flags.cores : machine->cores_per_node();
+  if (flags.nodes.empty()) {
+    std::vector<NodeId> all(machine->num_nodes());
+    for (NodeId i = 0; i < machine->num_nodes(); ++i) all[i] = i;
+    return Allocation::Create(machine, std::move(all), cores);
+  }
+  absl::StatusOr<std::vector<NodeId>> nodes = ReadNodeSelection(flags.nodes, *machine);
+  if (!nodes.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--nodes: ", nodes.status().message()));
+  }
+  return Allocation::Create(machine, *std::move(nodes), cores);
+}
+
+absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
   std::optional<GraphFormat> format;
   if (!flags.graph_format.empty()) {
     absl::StatusOr<GraphFormat> f = ParseGraphFormat(flags.graph_format);
@@ -54,19 +121,7 @@ absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
   }
   absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
   if (!graph.ok()) return graph.status();
-  const int32_t cores = flags.cores > 0 ? flags.cores : (*machine)->cores_per_node();
-  absl::StatusOr<Allocation> allocation;
-  if (flags.nodes.empty()) {
-    std::vector<NodeId> all((*machine)->num_nodes());
-    for (NodeId i = 0; i < (*machine)->num_nodes(); ++i) all[i] = i;
-    allocation = Allocation::Create(*machine, std::move(all), cores);
-  } else {
-    absl::StatusOr<std::vector<NodeId>> nodes = ReadNodeSelection(flags.nodes, **machine);
-    if (!nodes.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--nodes: ", nodes.status().message()));
-    }
-    allocation = Allocation::Create(*machine, *std::move(nodes), cores);
-  }
+  absl::StatusOr<Allocation> allocation = BuildAllocation(flags, *std::move(machine));
   if (!allocation.ok()) return allocation.status();
   Problem problem;
   problem.graph = *std::move(graph);

@@ -13,9 +13,33 @@
 
 namespace hopmap::cli {
 
+// How to reach hopmapd (map, eval, machines). Empty fields fall back to the
+// environment: HOPMAP_SERVER, HOPMAP_TOKEN, HOPMAP_TLS_CA.
+struct RemoteFlags {
+  std::string server;  // --server: HOST:PORT or unix:PATH
+  std::string token;   // --token
+  std::string tls_ca;  // --tls-ca: PEM file of the CA of hopmapd's certificate
+};
+
+// Adds --server, --token and --tls-ca; `local` (may be null) is the command's
+// --local flag, which --server excludes.
+void AddRemoteFlags(CLI::App& app, RemoteFlags& flags, CLI::Option* local);
+
+// Where a command runs: in this process, or through hopmapd.
+enum class Mode { kLocal, kRemote };
+
+// --local, or --server (or HOPMAP_SERVER when --local is not given): fills the
+// server, token and CA file from the environment where the flags left them empty.
+// Neither: FailedPrecondition "--local is required without a daemon: use --local or
+// --server ADDR ...".
+absl::StatusOr<Mode> ResolveMode(bool local, RemoteFlags& remote);
+// Only the environment fallbacks of ResolveMode (commands without --local).
+void ApplyRemoteEnvironment(RemoteFlags& remote);
+
 // The flags that say what to map onto what (map and eval).
 struct ProblemFlags {
   bool local = false;
+  RemoteFlags remote;
   std::string machine;
   std::string nodes;
   int cores = 0;  // 0: the machine's
@@ -24,6 +48,7 @@ struct ProblemFlags {
   int threads = 0;
 };
 
+// Adds the problem flags, --local and the RemoteFlags.
 void AddProblemFlags(CLI::App& app, ProblemFlags& flags);
 
 struct Problem {
@@ -31,8 +56,15 @@ struct Problem {
   std::optional<Allocation> allocation;
 };
 
-// Reads the graph and builds the machine and allocation; errors are user errors.
+// Reads the graph and builds the machine and allocation (--local); errors are user
+// errors.
 absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags);
+
+// The machine of --machine and the allocation of --nodes/--cores, built here.
+// `machine` null: parsed from flags.machine (ParseMachineSpec; its warnings are
+// printed on stderr).
+absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,
+                                           std::shared_ptr<Machine> machine = nullptr);
 
 // Writes text to `path` (written to a temporary file and renamed), or stdout if
 // path is empty or "-".

@@ -1,10 +1,11 @@
-// hopmap eval: measure a given mapping.
+// hopmap eval: measure a given mapping (in this process or through hopmapd).
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
+#include "client/remote.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
 
@@ -39,24 +40,55 @@ std::string TextReport(const MappingReport& r) {
   return text;
 }
 
-absl::Status RunEval(const EvalFlags& flags) {
+// Both modes end here.
+absl::Status WriteEvalResult(const EvalFlags& flags, const MappingReport& report) {
+  if (flags.format == "text") return WriteOutput(flags.output, TextReport(report));
+  nlohmann::ordered_json j = ReportToJson(report);
+  return WriteOutput(flags.output, j.dump(2) + "\n");
+}
+
+absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
+  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
+  if (!mapping.ok()) return mapping.status();
+  absl::StatusOr<MappingReport> report = EvaluateMapping(
+      problem->graph, *problem->allocation, *std::move(mapping), routing, flags.problem.threads);
+  if (!report.ok()) return report.status();
+  if (flags.format != "text") AddBusiestLinks(*problem->allocation, flags.busiest_links, *report);
+  return WriteEvalResult(flags, *report);
+}
+
+absl::Status RunEvalRemote(const EvalFlags& flags) {
+  absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
+  if (!mapping.ok()) return mapping.status();
+  absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
+      ConnectRemote(flags.problem.remote);
+  if (!client.ok()) return client.status();
+  v1::EvaluateRequest request;
+  problem->FillRequest(request);
+  request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
+  request.set_routing(flags.routing);
+  request.set_busiest_links(flags.format == "text" ? 0 : flags.busiest_links);
+  absl::StatusOr<MappingReport> report = (*client)->Evaluate(request);
+  if (!report.ok()) return OneLine(report.status());
+  problem->FixReport(*report);
+  return WriteEvalResult(flags, *report);
+}
+
+absl::Status RunEval(EvalFlags& flags) {
   if (flags.format != "json" && flags.format != "text") {
     return absl::InvalidArgumentError(
         absl::StrCat("--format: unknown format '", flags.format, "' (known: json, text)"));
   }
   absl::StatusOr<Routing> routing = ParseRouting(flags.routing);
   if (!routing.ok()) return routing.status();
-  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
-  if (!problem.ok()) return problem.status();
-  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
-  if (!mapping.ok()) return mapping.status();
-  absl::StatusOr<MappingReport> report = EvaluateMapping(
-      problem->graph, *problem->allocation, *std::move(mapping), *routing, flags.problem.threads);
-  if (!report.ok()) return report.status();
-  if (flags.format == "text") return WriteOutput(flags.output, TextReport(*report));
-  AddBusiestLinks(*problem->allocation, flags.busiest_links, *report);
-  nlohmann::ordered_json j = ReportToJson(*report);
-  return WriteOutput(flags.output, j.dump(2) + "\n");
+  absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
+  if (!mode.ok()) return mode.status();
+  if (*mode == Mode::kLocal) return RunEvalLocal(flags, *routing);
+  return RunEvalRemote(flags);
 }
 
 }  // namespace
@@ -64,7 +96,9 @@ absl::Status RunEval(const EvalFlags& flags) {
 void AddEvalCommand(CLI::App& root, Action& run) {
   auto flags = std::make_shared<EvalFlags>();
   CLI::App* cmd = root.add_subcommand(
-      "eval", "Measure a given mapping: hop-bytes, dilation, link loads, bound, baseline");
+      "eval",
+      "Measure a given mapping: hop-bytes, dilation, link loads, bound, baseline; in this "
+      "process (--local) or through hopmapd (--server)");
   AddProblemFlags(*cmd, flags->problem);
   cmd->add_option("--mapping", flags->mapping,
                   "Mapping file: perm (line i: slot of task i) or the JSON of `hopmap map`")

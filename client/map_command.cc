@@ -1,10 +1,16 @@
-// hopmap map: compute a mapping and print it with its report.
+// hopmap map: compute a mapping (in this process or through hopmapd) and print it
+// with its report.
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
+#include "client/progress_bar.h"
+#include "client/remote.h"
 #include "core/io/mapping_writers.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
@@ -33,7 +39,81 @@ std::string Summary(const MappingReport& r) {
       r.gap ? absl::StrFormat("%.3f", *r.gap) : std::string("n/a"), r.solve_seconds);
 }
 
-absl::Status RunMap(const MapFlags& flags) {
+// Both modes end here: the report printed the same way whoever computed it.
+// `allocation` is needed for every format but json.
+absl::Status WriteMapResult(const MapFlags& flags, MappingFormat format,
+                            const MappingReport& report, const Allocation* allocation) {
+  std::string text;
+  if (format == MappingFormat::kJson) {
+    nlohmann::ordered_json j = ReportToJson(report);
+    text = j.dump(2) + "\n";
+  } else {
+    absl::StatusOr<std::string> formatted = FormatMapping(*allocation, report.slot_of_task, format);
+    if (!formatted.ok()) return formatted.status();
+    text = *std::move(formatted);
+    if (!flags.quiet) std::cerr << Summary(report);
+  }
+  return WriteOutput(flags.output, text);
+}
+
+absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
+                         const MapperOptions& options) {
+  if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
+    return BuiltinMappers().Create(flags.algorithm).status();
+  }
+  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  const Allocation& allocation = *problem->allocation;
+  absl::StatusOr<MappingReport> report =
+      SolveMapping(problem->graph, allocation, flags.algorithm, options);
+  if (!report.ok()) return report.status();
+  return WriteMapResult(flags, format, *report, &allocation);
+}
+
+// The daemon's registry decides which algorithms exist, so the name is not checked
+// here.
+absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
+  absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
+      ConnectRemote(flags.problem.remote);
+  if (!client.ok()) return client.status();
+  // The mapping formats need the machine's node names: built here, before the solve,
+  // so a bad allocation fails fast with the same message as --local.
+  std::optional<Allocation> allocation;
+  if (format != MappingFormat::kJson) {
+    absl::StatusOr<Allocation> built = RemoteAllocation(flags.problem, *problem, **client);
+    if (!built.ok()) return built.status();
+    allocation.emplace(*std::move(built));
+  }
+  v1::MapRequest request;
+  problem->FillRequest(request);
+  request.set_algorithm(flags.algorithm);
+  request.set_objective(flags.objective);
+  request.set_routing(flags.routing);
+  request.set_time_limit_seconds(flags.time_limit);
+  request.set_seed(flags.seed);
+  request.set_threads(flags.problem.threads);
+
+  absl::StatusOr<MappingReport> report;
+  if (!flags.quiet && isatty(STDERR_FILENO)) {
+    ProgressBar bar(STDERR_FILENO, flags.time_limit);
+    report = (*client)->MapStream(request, [&bar](const v1::Progress& p) {
+      bar.Update(
+          !p.candidate_finished().empty(),
+          p.best_algorithm().empty() ? std::nullopt : std::optional<int64_t>(p.best_hop_bytes()),
+          p.best_algorithm());
+    });
+    bar.Finish();
+  } else {
+    report = (*client)->Map(request);
+  }
+  if (!report.ok()) return OneLine(report.status());
+  problem->FixReport(*report);
+  return WriteMapResult(flags, format, *report, allocation ? &*allocation : nullptr);
+}
+
+absl::Status RunMap(MapFlags& flags) {
   absl::StatusOr<MappingFormat> format = ParseMappingFormat(flags.format);
   if (!format.ok()) return format.status();
   MapperOptions options;
@@ -47,29 +127,10 @@ absl::Status RunMap(const MapFlags& flags) {
   if (!routing.ok()) return routing.status();
   options.routing = *routing;
   if (absl::Status s = options.Validate(); !s.ok()) return s;
-  if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
-    return BuiltinMappers().Create(flags.algorithm).status();
-  }
-
-  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
-  if (!problem.ok()) return problem.status();
-  const Allocation& allocation = *problem->allocation;
-  absl::StatusOr<MappingReport> report =
-      SolveMapping(problem->graph, allocation, flags.algorithm, options);
-  if (!report.ok()) return report.status();
-
-  std::string text;
-  if (*format == MappingFormat::kJson) {
-    nlohmann::ordered_json j = ReportToJson(*report);
-    text = j.dump(2) + "\n";
-  } else {
-    absl::StatusOr<std::string> formatted =
-        FormatMapping(allocation, report->slot_of_task, *format);
-    if (!formatted.ok()) return formatted.status();
-    text = *std::move(formatted);
-    if (!flags.quiet) std::cerr << Summary(*report);
-  }
-  return WriteOutput(flags.output, text);
+  absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
+  if (!mode.ok()) return mode.status();
+  if (*mode == Mode::kLocal) return RunMapLocal(flags, *format, options);
+  return RunMapRemote(flags, *format);
 }
 
 }  // namespace
@@ -77,7 +138,9 @@ absl::Status RunMap(const MapFlags& flags) {
 void AddMapCommand(CLI::App& root, Action& run) {
   auto flags = std::make_shared<MapFlags>();
   CLI::App* cmd = root.add_subcommand(
-      "map", "Compute a placement of the graph's tasks on the allocation and report it");
+      "map",
+      "Compute a placement of the graph's tasks on the allocation and report it, in this "
+      "process (--local) or through hopmapd (--server)");
   AddProblemFlags(*cmd, flags->problem);
   cmd->add_option("--algorithm", flags->algorithm, "Mapping algorithm (see `hopmap algorithms`)")
       ->capture_default_str();
@@ -87,7 +150,8 @@ void AddMapCommand(CLI::App& root, Action& run) {
   cmd->add_option("--routing", flags->routing,
                   "Routing model for link loads: dimension-order or adaptive")
       ->capture_default_str();
-  cmd->add_option("--time-limit", flags->time_limit, "Budget in seconds for the whole solve")
+  cmd->add_option("--time-limit", flags->time_limit,
+                  "Budget in seconds for the whole solve (hopmapd may cap it)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--format", flags->format,
@@ -97,7 +161,8 @@ void AddMapCommand(CLI::App& root, Action& run) {
       ->capture_default_str();
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
   cmd->add_flag("--quiet,-q", flags->quiet,
-                "No summary on stderr (printed with formats other than json)");
+                "No summary on stderr (printed with formats other than json), and with "
+                "--server no progress bar (drawn when stderr is a terminal)");
   cmd->callback([flags, &run] { run = [flags] { return RunMap(*flags); }; });
 }
 

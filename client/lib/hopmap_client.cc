@@ -1,0 +1,256 @@
+#include "client/lib/hopmap_client.h"
+
+#include <chrono>
+#include <climits>
+#include <fstream>
+#include <future>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "google/protobuf/wrappers.pb.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
+#include "proto/convert/convert.h"
+
+namespace hopmap::client {
+namespace {
+
+// grpc.health.v1: HealthCheckRequest {string service = 1;} and HealthCheckResponse
+// {ServingStatus status = 1;} have the wire format of google.protobuf.StringValue and
+// Int32Value (field 1, a string / a varint), so the well-known wrappers stand in for
+// the health messages, whose generated code Debian does not ship.
+constexpr char kHealthCheckMethod[] = "/grpc.health.v1.Health/Check";
+constexpr int32_t kServing = 1;  // HealthCheckResponse.ServingStatus.SERVING
+
+std::chrono::system_clock::time_point DeadlineAfter(double seconds) {
+  return std::chrono::system_clock::now() +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(
+             std::chrono::duration<double>(seconds));
+}
+
+std::string Seconds(double s) { return absl::StrFormat("%g", s); }
+
+// One grpc.health.v1.Health/Check call (fail-fast: it fails at once on a broken channel).
+grpc::Status CheckHealth(const std::shared_ptr<grpc::Channel>& channel,
+                         grpc::ClientContext* context, const std::string& service,
+                         int32_t* status) {
+  grpc::TemplatedGenericStub<google::protobuf::StringValue, google::protobuf::Int32Value> stub(
+      channel);
+  google::protobuf::StringValue request;
+  request.set_value(service);
+  google::protobuf::Int32Value response;
+  std::promise<grpc::Status> done;
+  std::future<grpc::Status> result = done.get_future();
+  stub.UnaryCall(context, kHealthCheckMethod, grpc::StubOptions(), &request, &response,
+                 [&done](grpc::Status s) { done.set_value(std::move(s)); });
+  grpc::Status s = result.get();
+  *status = response.value();
+  return s;
+}
+
+}  // namespace
+
+HopmapClient::HopmapClient(std::string address, std::string token,
+                           std::shared_ptr<grpc::Channel> channel)
+    : address_(std::move(address)),
+      token_(std::move(token)),
+      channel_(std::move(channel)),
+      stub_(v1::Mapper::NewStub(channel_)) {}
+
+HopmapClient::~HopmapClient() = default;
+
+absl::StatusOr<std::unique_ptr<HopmapClient>> HopmapClient::Connect(const ConnectOptions& options) {
+  if (options.address.empty()) {
+    return absl::InvalidArgumentError("address: empty (HOST:PORT or unix:PATH)");
+  }
+  if (options.max_message_bytes <= 0 || options.max_message_bytes > INT_MAX) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_message_bytes: ", options.max_message_bytes, " is outside 1..", INT_MAX));
+  }
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  if (options.tls_ca_file.empty()) {
+    credentials = grpc::InsecureChannelCredentials();
+  } else {
+    std::ifstream in(options.tls_ca_file, std::ios::binary);
+    std::stringstream pem;
+    pem << in.rdbuf();
+    if (!in || pem.str().empty()) {
+      return absl::NotFoundError(
+          absl::StrCat("tls_ca_file ", options.tls_ca_file, ": cannot read the CA certificate"));
+    }
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs = pem.str();
+    credentials = grpc::SslCredentials(ssl);
+  }
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
+  args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(options.address, credentials, args);
+  if (channel == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("address: cannot open a channel to '", options.address, "'"));
+  }
+  if (options.connect_timeout_seconds > 0 &&
+      !channel->WaitForConnected(DeadlineAfter(options.connect_timeout_seconds))) {
+    // Ask once more without waiting, to learn why (connection refused, no such
+    // socket, TLS handshake failure, ...).
+    grpc::ClientContext context;
+    context.set_deadline(DeadlineAfter(1));
+    int32_t serving = 0;
+    const grpc::Status why = CheckHealth(channel, &context, "", &serving);
+    std::string reason =
+        absl::StrCat("no connection within ", Seconds(options.connect_timeout_seconds), " s");
+    if (why.error_code() == grpc::StatusCode::UNAVAILABLE && !why.error_message().empty()) {
+      absl::StrAppend(&reason, " (", why.error_message(), ")");
+    }
+    return absl::UnavailableError(
+        absl::StrCat("cannot reach hopmapd at ", options.address, ": ", reason));
+  }
+  return std::unique_ptr<HopmapClient>(
+      new HopmapClient(options.address, options.token, std::move(channel)));
+}
+
+std::unique_ptr<grpc::ClientContext> HopmapClient::NewContext(double deadline_seconds) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  if (!token_.empty()) context->AddMetadata("authorization", absl::StrCat("Bearer ", token_));
+  if (deadline_seconds > 0) context->set_deadline(DeadlineAfter(deadline_seconds));
+  return context;
+}
+
+absl::Status HopmapClient::FromGrpc(const grpc::Status& status, double deadline_seconds) const {
+  if (status.ok()) return absl::OkStatus();
+  const auto code = static_cast<absl::StatusCode>(status.error_code());
+  switch (status.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+      return absl::Status(
+          code, absl::StrCat("cannot reach hopmapd at ", address_, ": ", status.error_message()));
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      if (deadline_seconds > 0) {
+        return absl::Status(
+            code, absl::StrCat("no reply from hopmapd at ", address_, " within ",
+                               Seconds(deadline_seconds), " s (", status.error_message(), ")"));
+      }
+      return absl::Status(code, status.error_message());
+    default:
+      return absl::Status(code, status.error_message());
+  }
+}
+
+absl::StatusOr<v1::MapReply> HopmapClient::MapProto(const v1::MapRequest& request,
+                                                    double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::MapReply reply;
+  const grpc::Status status = stub_->Map(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return reply;
+}
+
+absl::StatusOr<MappingReport> HopmapClient::Map(const v1::MapRequest& request,
+                                                double deadline_seconds) {
+  absl::StatusOr<v1::MapReply> reply = MapProto(request, deadline_seconds);
+  if (!reply.ok()) return reply.status();
+  return ReportFromProto(*reply);
+}
+
+absl::StatusOr<MappingReport> HopmapClient::MapStream(
+    const v1::MapRequest& request, const std::function<void(const v1::Progress&)>& on_progress,
+    double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  std::unique_ptr<grpc::ClientReader<v1::MapProgress>> reader =
+      stub_->MapStream(context.get(), request);
+  v1::MapProgress message;
+  std::optional<v1::MapReply> result;
+  int extra_results = 0;
+  while (reader->Read(&message)) {
+    if (message.has_progress()) {
+      if (on_progress) on_progress(message.progress());
+    } else if (message.has_result()) {
+      if (result.has_value()) ++extra_results;
+      result = std::move(*message.mutable_result());
+    }
+  }
+  const grpc::Status status = reader->Finish();
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  if (!result.has_value()) {
+    return absl::InternalError(
+        absl::StrCat("hopmapd at ", address_, ": MapStream ended without a result"));
+  }
+  if (extra_results > 0) {
+    return absl::InternalError(
+        absl::StrCat("hopmapd at ", address_, ": MapStream sent ", extra_results + 1, " results"));
+  }
+  return ReportFromProto(*result);
+}
+
+absl::StatusOr<MappingReport> HopmapClient::Evaluate(const v1::EvaluateRequest& request,
+                                                     double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::MapReply reply;
+  const grpc::Status status = stub_->Evaluate(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return ReportFromProto(reply);
+}
+
+absl::StatusOr<v1::AnalyzeReply> HopmapClient::Analyze(const v1::AnalyzeRequest& request,
+                                                       double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::AnalyzeReply reply;
+  const grpc::Status status = stub_->Analyze(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return reply;
+}
+
+absl::StatusOr<std::vector<v1::MachineSummary>> HopmapClient::ListMachines(
+    double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::ListMachinesReply reply;
+  const grpc::Status status = stub_->ListMachines(context.get(), v1::ListMachinesRequest(), &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return std::vector<v1::MachineSummary>(reply.machines().begin(), reply.machines().end());
+}
+
+absl::StatusOr<v1::Machine> HopmapClient::GetMachine(const std::string& name,
+                                                     double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::GetMachineRequest request;
+  request.set_name(name);
+  v1::Machine reply;
+  const grpc::Status status = stub_->GetMachine(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return reply;
+}
+
+absl::StatusOr<v1::Machine> HopmapClient::PutMachine(const v1::Machine& machine,
+                                                     double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::PutMachineRequest request;
+  *request.mutable_machine() = machine;
+  v1::Machine reply;
+  const grpc::Status status = stub_->PutMachine(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return reply;
+}
+
+absl::Status HopmapClient::DeleteMachine(const std::string& name, double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::DeleteMachineRequest request;
+  request.set_name(name);
+  v1::DeleteMachineReply reply;
+  return FromGrpc(stub_->DeleteMachine(context.get(), request, &reply), deadline_seconds);
+}
+
+absl::StatusOr<bool> HopmapClient::Health(const std::string& service, double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  int32_t serving = 0;
+  const grpc::Status status = CheckHealth(channel_, context.get(), service, &serving);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return serving == kServing;
+}
+
+}  // namespace hopmap::client

@@ -1,0 +1,116 @@
+// HopmapClient: the C++ client of hopmapd (the hopmap.v1.Mapper gRPC service).
+//
+// Link the CMake target hopmap_client. Every method returns absl::Status(Or): the
+// daemon's gRPC status comes back with its code and message unchanged (NOT_FOUND for
+// an unknown machine, INVALID_ARGUMENT naming the bad field, ...), except that
+// UNAVAILABLE reads "cannot reach hopmapd at ADDR: ..." and a client-side deadline
+// "no reply from hopmapd at ADDR within S s".
+//
+//   hopmap::client::ConnectOptions options;
+//   options.address = "127.0.0.1:50051";          // or "unix:/run/hopmapd.sock"
+//   options.token = getenv("HOPMAP_TOKEN");       // optional
+//   absl::StatusOr<std::unique_ptr<hopmap::client::HopmapClient>> client =
+//       hopmap::client::HopmapClient::Connect(options);
+//   if (!client.ok()) return client.status();
+//
+//   hopmap::v1::MapRequest request;
+//   request.set_machine_name("kraken");
+//   request.mutable_allocation()->set_nodes("nid[00100-00299]");
+//   hopmap::TaskGraphToProto(graph, request.mutable_graph());  // proto/convert/convert.h
+//   absl::StatusOr<hopmap::MappingReport> report = (*client)->Map(request);
+//   if (report.ok()) use(report->slot_of_task);
+//
+// A HopmapClient is thread-safe: several threads may call it at once (one channel).
+#ifndef HOPMAP_CLIENT_LIB_HOPMAP_CLIENT_H_
+#define HOPMAP_CLIENT_LIB_HOPMAP_CLIENT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "core/mappers/solve.h"
+#include "hopmap/v1/mapper.grpc.pb.h"
+#include "hopmap/v1/mapper.pb.h"
+
+namespace hopmap::client {
+
+struct ConnectOptions {
+  // "HOST:PORT" (e.g. "127.0.0.1:50051", "[::1]:50051") or "unix:PATH".
+  std::string address;
+  // Sent as "authorization: Bearer TOKEN" on every call; empty: no token.
+  std::string token;
+  // PEM file of the CA that signed hopmapd's certificate; empty: no TLS.
+  std::string tls_ca_file;
+  // Connect waits this long for the connection; <= 0: do not wait (connect lazily,
+  // on the first call).
+  double connect_timeout_seconds = 5;
+  // Largest message sent or received.
+  int64_t max_message_bytes = int64_t{256} << 20;
+};
+
+class HopmapClient {
+ public:
+  // Opens a channel to options.address and, unless connect_timeout_seconds <= 0,
+  // waits for it to connect. Errors: InvalidArgument for an empty address or a bad
+  // max_message_bytes, NotFound for an unreadable tls_ca_file, Unavailable ("cannot
+  // reach hopmapd at ADDR: ...") when no connection came up in time.
+  static absl::StatusOr<std::unique_ptr<HopmapClient>> Connect(const ConnectOptions& options);
+
+  HopmapClient(const HopmapClient&) = delete;
+  HopmapClient& operator=(const HopmapClient&) = delete;
+  ~HopmapClient();
+
+  // In every call, deadline_seconds <= 0 means no deadline. hopmapd caps a solve's
+  // time budget by the call's deadline.
+
+  // Computes a mapping (the daemon's report, ReportFromProto).
+  absl::StatusOr<MappingReport> Map(const v1::MapRequest& request, double deadline_seconds = 0);
+  // The same, with the reply's service fields (cache_hit, request_id).
+  absl::StatusOr<v1::MapReply> MapProto(const v1::MapRequest& request, double deadline_seconds = 0);
+  // Map through MapStream: on_progress (may be empty) is called on this thread for
+  // every progress message, before the result arrives.
+  absl::StatusOr<MappingReport> MapStream(
+      const v1::MapRequest& request, const std::function<void(const v1::Progress&)>& on_progress,
+      double deadline_seconds = 0);
+  // Measures a given mapping.
+  absl::StatusOr<MappingReport> Evaluate(const v1::EvaluateRequest& request,
+                                         double deadline_seconds = 0);
+  // Basic statistics of a task graph.
+  absl::StatusOr<v1::AnalyzeReply> Analyze(const v1::AnalyzeRequest& request,
+                                           double deadline_seconds = 0);
+
+  // The daemon's machine catalog, sorted as the daemon sends it.
+  absl::StatusOr<std::vector<v1::MachineSummary>> ListMachines(double deadline_seconds = 0);
+  absl::StatusOr<v1::Machine> GetMachine(const std::string& name, double deadline_seconds = 0);
+  // Adds or replaces a stored machine (the admin token when hopmapd has one);
+  // returns the machine as stored.
+  absl::StatusOr<v1::Machine> PutMachine(const v1::Machine& machine, double deadline_seconds = 0);
+  absl::Status DeleteMachine(const std::string& name, double deadline_seconds = 0);
+
+  // grpc.health.v1.Health/Check of `service` ("" = the whole server): true when
+  // SERVING, false for NOT_SERVING and the other states; an error when the call fails.
+  absl::StatusOr<bool> Health(const std::string& service = "", double deadline_seconds = 0);
+
+  [[nodiscard]] const std::string& address() const { return address_; }
+
+ private:
+  HopmapClient(std::string address, std::string token, std::shared_ptr<grpc::Channel> channel);
+
+  // A context with the token and the deadline.
+  std::unique_ptr<grpc::ClientContext> NewContext(double deadline_seconds) const;
+  // The one grpc -> absl conversion.
+  absl::Status FromGrpc(const grpc::Status& status, double deadline_seconds) const;
+
+  std::string address_;
+  std::string token_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Mapper::Stub> stub_;
+};
+
+}  // namespace hopmap::client
+
+#endif  // HOPMAP_CLIENT_LIB_HOPMAP_CLIENT_H_

@@ -1,0 +1,185 @@
+#include "client/remote.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "core/io/graph_format.h"
+#include "core/io/machine_spec.h"
+#include "core/topology/catalog.h"
+#include "proto/convert/convert.h"
+
+namespace hopmap::cli {
+namespace {
+
+// The machine kinds whose spec names a local file.
+enum class FileKind { kNone, kSlurm, kGraph, kMatrix };
+
+FileKind FileKindOf(const std::string& spec) {
+  const std::string kind = spec.substr(0, spec.find(':'));
+  if (spec.find(':') == std::string::npos) return FileKind::kNone;
+  if (kind == "slurm") return FileKind::kSlurm;
+  if (kind == "graph") return FileKind::kGraph;
+  if (kind == "matrix") return FileKind::kMatrix;
+  return FileKind::kNone;
+}
+
+absl::StatusOr<std::string> ReadText(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open ", what));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  return text.str();
+}
+
+// --nodes as one selection string: @FILE's lines without '#' comments and blank
+// lines, joined with ','.
+absl::StatusOr<std::string> NodeSelectionText(const std::string& arg) {
+  if (arg.empty() || arg[0] != '@') return arg;
+  const std::string path = arg.substr(1);
+  absl::StatusOr<std::string> text = ReadText(path, "node list");
+  if (!text.ok()) return text.status();
+  std::vector<std::string> parts;
+  std::istringstream lines(*text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    absl::string_view item = line;
+    if (size_t hash = item.find('#'); hash != absl::string_view::npos) item = item.substr(0, hash);
+    item = absl::StripAsciiWhitespace(item);
+    if (!item.empty()) parts.emplace_back(item);
+  }
+  if (parts.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no nodes listed"));
+  return absl::StrJoin(parts, ",");
+}
+
+}  // namespace
+
+absl::Status OneLine(const absl::Status& status) {
+  if (status.ok()) return status;
+  std::string message(status.message());
+  if (message.find_first_of("\r\n") == std::string::npos) return status;
+  message = absl::StrReplaceAll(message, {{"\r\n", " "}, {"\n", " "}, {"\r", " "}});
+  return absl::Status(status.code(), message);
+}
+
+absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const RemoteFlags& remote) {
+  client::ConnectOptions options;
+  options.address = remote.server;
+  options.token = remote.token;
+  options.tls_ca_file = remote.tls_ca;
+  absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
+      client::HopmapClient::Connect(options);
+  if (!client.ok()) return OneLine(client.status());
+  return client;
+}
+
+void RemoteProblem::FillRequest(v1::MapRequest& request) const {
+  if (machine.has_value()) {
+    *request.mutable_machine() = *machine;
+  } else {
+    request.set_machine_name(machine_name);
+  }
+  *request.mutable_allocation() = allocation;
+  *request.mutable_graph() = graph;
+}
+
+void RemoteProblem::FillRequest(v1::EvaluateRequest& request) const {
+  if (machine.has_value()) {
+    *request.mutable_machine() = *machine;
+  } else {
+    request.set_machine_name(machine_name);
+  }
+  *request.mutable_allocation() = allocation;
+  *request.mutable_graph() = graph;
+}
+
+void RemoteProblem::FixReport(MappingReport& report) const {
+  if (local_machine != nullptr) report.machine = local_machine->Spec();
+}
+
+absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
+  std::optional<GraphFormat> format;
+  if (!flags.graph_format.empty()) {
+    absl::StatusOr<GraphFormat> f = ParseGraphFormat(flags.graph_format);
+    if (!f.ok()) return f.status();
+    format = *f;
+  }
+  RemoteProblem problem;
+  const FileKind file_kind = FileKindOf(flags.machine);
+  if (file_kind != FileKind::kNone) {
+    // Parsed here for its errors, warnings, options and path, as --local does.
+    absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
+    if (!parsed.ok()) return parsed.status();
+    for (const std::string& warning : (*parsed)->warnings()) {
+      std::cerr << "hopmap: warning: " << warning << "\n";
+    }
+    problem.local_machine = *std::move(parsed);
+    // Spec() is "KIND:PATH", the options peeled off.
+    const std::string spec = problem.local_machine->Spec();
+    const std::string path = spec.substr(spec.find(':') + 1);
+    absl::StatusOr<std::string> text = ReadText(path, "machine file");
+    if (!text.ok()) return text.status();
+    v1::Machine& m = problem.machine.emplace();
+    switch (file_kind) {
+      case FileKind::kSlurm:
+        m.set_slurm_topology_conf(*std::move(text));
+        break;
+      case FileKind::kGraph:
+        m.set_switch_graph_file(*std::move(text));
+        break;
+      default:
+        m.set_distance_matrix_file(*std::move(text));
+        break;
+    }
+    m.set_cores_per_node(problem.local_machine->cores_per_node());
+  } else if (flags.machine.find(':') != std::string::npos) {
+    problem.machine.emplace().set_spec(flags.machine);
+  } else {
+    problem.machine_name = flags.machine;
+  }
+
+  absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
+  if (!graph.ok()) return graph.status();
+  TaskGraphToProto(*graph, &problem.graph);
+
+  if (!flags.nodes.empty()) {
+    if (problem.local_machine != nullptr) {
+      // The machine is at hand: the node list's errors as --local gives them (FILE:LINE).
+      absl::StatusOr<std::vector<NodeId>> ids =
+          ReadNodeSelection(flags.nodes, *problem.local_machine);
+      if (!ids.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--nodes: ", ids.status().message()));
+      }
+    }
+    absl::StatusOr<std::string> nodes = NodeSelectionText(flags.nodes);
+    if (!nodes.ok()) return nodes.status();
+    problem.allocation.set_nodes(*std::move(nodes));
+  }
+  if (flags.cores > 0) problem.allocation.set_cores_per_node(flags.cores);
+  return problem;
+}
+
+absl::StatusOr<Allocation> RemoteAllocation(const ProblemFlags& flags, const RemoteProblem& problem,
+                                            client::HopmapClient& client) {
+  if (problem.local_machine != nullptr) return BuildAllocation(flags, problem.local_machine);
+  if (problem.machine.has_value() || FindCatalogEntry(flags.machine) != nullptr) {
+    return BuildAllocation(flags);
+  }
+  absl::StatusOr<v1::Machine> machine = client.GetMachine(flags.machine);
+  if (!machine.ok()) return OneLine(machine.status());
+  absl::StatusOr<std::shared_ptr<Machine>> model = MachineFromProto(*machine);
+  if (!model.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine '", flags.machine, "' from hopmapd: ", model.status().message()));
+  }
+  return BuildAllocation(flags, *std::move(model));
+}
+
+}  // namespace hopmap::cli

@@ -1,0 +1,59 @@
+// What map, eval and machines share when they run through hopmapd (--server):
+// connecting, and turning the problem flags into the request's machine, allocation
+// and graph.
+#ifndef HOPMAP_CLIENT_REMOTE_H_
+#define HOPMAP_CLIENT_REMOTE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "client/cli_common.h"
+#include "client/lib/hopmap_client.h"
+#include "core/topology/allocation.h"
+#include "hopmap/v1/mapper.pb.h"
+
+namespace hopmap::cli {
+
+// Connects to remote.server (resolved: ResolveMode or ApplyRemoteEnvironment).
+absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const RemoteFlags& remote);
+
+// The machine, allocation and graph of a request, from the problem flags:
+//  - a file kind (slurm:FILE, graph:FILE, matrix:FILE) is parsed here (its errors
+//    and warnings as with --local) and its text sent in slurm_topology_conf /
+//    switch_graph_file / distance_matrix_file, with its cores per node;
+//  - another spec (with a ':') is sent as Machine{spec};
+//  - a name is sent as machine_name (the daemon's catalog);
+//  - --nodes goes in allocation.nodes (@FILE: its lines without comments and blank
+//    lines, joined with ','), --cores in allocation.cores_per_node;
+//  - the graph file is read here and sent as CSR.
+struct RemoteProblem {
+  std::string machine_name;                // set, or
+  std::optional<v1::Machine> machine;      // an inline machine
+  std::shared_ptr<Machine> local_machine;  // the file kinds: parsed here
+  v1::AllocationSpec allocation;
+  v1::TaskGraph graph;
+
+  void FillRequest(v1::MapRequest& request) const;
+  void FillRequest(v1::EvaluateRequest& request) const;
+  // The daemon names a machine it built from file text by that text's field; the
+  // report says what --local says (the file's path) instead.
+  void FixReport(MappingReport& report) const;
+};
+absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags);
+
+// The allocation of the flags built here (for the mapping formats, which need the
+// machine's node names and coordinates): the file kinds' machine as parsed, a spec
+// or a built-in name parsed here, a name only the daemon knows fetched with
+// GetMachine.
+absl::StatusOr<Allocation> RemoteAllocation(const ProblemFlags& flags, const RemoteProblem& problem,
+                                            client::HopmapClient& client);
+
+// A daemon's error as one line (gRPC messages may hold line breaks).
+absl::Status OneLine(const absl::Status& status);
+
+}  // namespace hopmap::cli
+
+#endif  // HOPMAP_CLIENT_REMOTE_H_
