@@ -1,0 +1,315 @@
+// hopmapd: the hopmap daemon. Serves hopmap.v1.Mapper (plus gRPC health checking
+// and reflection) on the --listen addresses until SIGTERM or SIGINT, then stops
+// accepting, gives in-flight solves --grace seconds and cancels what is left.
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "grpc/support/log.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "server/catalog.h"
+#include "server/service.h"
+#include "server/service_options.h"
+
+namespace hopmap::server {
+namespace {
+
+struct DaemonFlags {
+  std::vector<std::string> listen;
+  std::string config;
+  std::string state_dir;
+  std::string tls_cert;
+  std::string tls_key;
+  double grace_seconds = 10.0;
+  ServiceOptions service;
+};
+
+void Say(const std::string& line) { LogToStderr(absl::StrCat("hopmapd: ", line)); }
+
+// gRPC's own log lines: one line each, prefixed; while the listeners are being
+// bound they are kept instead, so a bind failure becomes one line of ours.
+absl::Mutex grpc_log_mu;
+bool grpc_log_capturing ABSL_GUARDED_BY(grpc_log_mu) = false;
+std::string grpc_log_captured ABSL_GUARDED_BY(grpc_log_mu);
+
+void GrpcLog(gpr_log_func_args* args) {
+  std::string message = args->message != nullptr ? args->message : "";
+  for (char& c : message) {
+    if (c == '\n') c = ' ';
+  }
+  {
+    absl::MutexLock lock(&grpc_log_mu);
+    if (grpc_log_capturing) {
+      absl::StrAppend(&grpc_log_captured, message, "\n");
+      return;
+    }
+  }
+  Say(absl::StrCat("grpc ", gpr_log_severity_string(args->severity), ": ", message));
+}
+
+// The failed address and the system's reason from a captured gRPC error, e.g.
+// "127.0.0.1:50051: Address already in use".
+std::string BindFailure(const std::vector<std::string>& addresses) {
+  absl::MutexLock lock(&grpc_log_mu);
+  const std::string& text = grpc_log_captured;
+  auto quoted_after = [&text](const std::string& key, char quote) -> std::string {
+    const size_t begin = text.find(key);
+    if (begin == std::string::npos) return "";
+    const size_t end = text.find(quote, begin + key.size());
+    if (end == std::string::npos) return "";
+    return text.substr(begin + key.size(), end - begin - key.size());
+  };
+  std::string address = quoted_after("resolved for '", '\'');
+  if (address.empty()) address = absl::StrJoin(addresses, ", ");
+  std::string reason = quoted_after("os_error:\"", '"');
+  if (reason.empty()) reason = "address in use, not permitted or not resolvable";
+  return absl::StrCat(address, ": ", reason);
+}
+
+bool IsUnixAddress(const std::string& address) {
+  return absl::StartsWith(address, "unix:") || absl::StartsWith(address, "unix-abstract:");
+}
+
+// Splits HOST:PORT (HOST may be [v6]); false when it is not of that form.
+bool SplitHostPort(const std::string& address, std::string* host, int* port) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  *host = address.substr(0, colon);
+  return absl::SimpleAtoi(address.substr(colon + 1), port) && *port >= 0 && *port <= 65535;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(flag, ": cannot read ", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(flag, ": error reading ", path));
+  return text.str();
+}
+
+int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
+  if (flags.listen.empty()) flags.listen.push_back("127.0.0.1:50051");
+  for (const std::string& address : flags.listen) {
+    std::string host;
+    int port = 0;
+    if (!IsUnixAddress(address) && !SplitHostPort(address, &host, &port)) {
+      Say(absl::StrCat("--listen: '", address, "' is not HOST:PORT or unix:PATH"));
+      return 1;
+    }
+  }
+  if (!std::isfinite(flags.grace_seconds) || flags.grace_seconds < 0) {
+    Say(absl::StrCat("--grace must be a number of seconds >= 0, got ", flags.grace_seconds));
+    return 1;
+  }
+  if (flags.tls_cert.empty() != flags.tls_key.empty()) {
+    Say("--tls-cert and --tls-key go together: give both or neither");
+    return 1;
+  }
+  if (absl::Status s = flags.service.Validate(); !s.ok()) {
+    Say(std::string(s.message()));
+    return 1;
+  }
+
+  std::shared_ptr<grpc::ServerCredentials> tcp_credentials = grpc::InsecureServerCredentials();
+  if (!flags.tls_cert.empty()) {
+    absl::StatusOr<std::string> cert = ReadFile(flags.tls_cert, "--tls-cert");
+    if (!cert.ok()) {
+      Say(std::string(cert.status().message()));
+      return 1;
+    }
+    absl::StatusOr<std::string> key = ReadFile(flags.tls_key, "--tls-key");
+    if (!key.ok()) {
+      Say(std::string(key.status().message()));
+      return 1;
+    }
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    tcp_credentials = grpc::SslServerCredentials(ssl);
+  }
+
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog =
+      MachineCatalog::Open(flags.config, flags.state_dir);
+  if (!catalog.ok()) {
+    Say(std::string(catalog.status().message()));
+    return 1;
+  }
+  absl::StatusOr<std::unique_ptr<MapperService>> service =
+      MapperService::Create(*std::move(catalog), flags.service);
+  if (!service.ok()) {
+    Say(std::string(service.status().message()));
+    return 1;
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.SetMaxReceiveMessageSize(static_cast<int>(flags.service.max_message_bytes));
+  builder.SetMaxSendMessageSize(static_cast<int>(flags.service.max_message_bytes));
+  // A second daemon on a busy port must fail, not share it (gRPC sets SO_REUSEPORT).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  std::vector<int> ports(flags.listen.size(), 0);
+  for (size_t i = 0; i < flags.listen.size(); ++i) {
+    // A Unix socket is guarded by its file permissions; TLS is for TCP.
+    builder.AddListeningPort(
+        flags.listen[i],
+        IsUnixAddress(flags.listen[i]) ? grpc::InsecureServerCredentials() : tcp_credentials,
+        &ports[i]);
+  }
+  builder.RegisterService(service->get());
+  {
+    absl::MutexLock lock(&grpc_log_mu);
+    grpc_log_capturing = true;
+  }
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  {
+    absl::MutexLock lock(&grpc_log_mu);
+    grpc_log_capturing = false;
+  }
+  if (server == nullptr) {
+    Say(absl::StrCat("cannot listen on ", BindFailure(flags.listen)));
+    return 1;
+  }
+  for (size_t i = 0; i < flags.listen.size(); ++i) {
+    std::string shown = flags.listen[i];
+    std::string host;
+    int port = 0;
+    if (!IsUnixAddress(shown) && SplitHostPort(shown, &host, &port)) {
+      shown = absl::StrCat(host, ":", ports[i]);
+    }
+    std::cout << "hopmapd: listening on " << shown << "\n";
+  }
+  std::cout.flush();
+
+  int signal_number = 0;
+  while (sigwait(&stop_signals, &signal_number) != 0) {
+  }
+  const auto grace = std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::duration<double>(flags.grace_seconds));
+  const auto deadline = std::chrono::system_clock::now() + grace;
+  Say(absl::StrCat(signal_number == SIGINT ? "SIGINT" : "SIGTERM", ": stopping; ",
+                   (*service)->calls_in_flight(), " calls in flight get ", flags.grace_seconds,
+                   " s to finish"));
+
+  // Cancels what is left when the grace period ends, or at once on a second signal.
+  absl::Notification stopped;
+  std::thread canceller([&] {
+    while (!stopped.HasBeenNotified()) {
+      const timespec tick{0, 50'000'000};
+      const int again = sigtimedwait(&stop_signals, nullptr, &tick);
+      if (again > 0 || std::chrono::system_clock::now() >= deadline) {
+        if (!stopped.HasBeenNotified()) {
+          Say(absl::StrCat(again > 0 ? "second signal" : "grace period over",
+                           ": cancelling the calls in flight"));
+        }
+        (*service)->CancelAll();
+        stopped.WaitForNotification();
+        return;
+      }
+    }
+  });
+  server->Shutdown(deadline);
+  server->Wait();
+  stopped.Notify();
+  canceller.join();
+  Say("stopped");
+  return 0;
+}
+
+}  // namespace
+}  // namespace hopmap::server
+
+int main(int argc, char** argv) {
+  // The stop signals are blocked in every thread (threads inherit the mask) and
+  // taken synchronously with sigwait, so no handler runs in signal context.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // A closed stdout or stderr pipe must not kill the daemon.
+  signal(SIGPIPE, SIG_IGN);
+  gpr_set_log_function(hopmap::server::GrpcLog);
+
+  hopmap::server::DaemonFlags flags;
+  hopmap::server::ServiceOptions& o = flags.service;
+  CLI::App app{
+      "hopmapd: the hopmap daemon. Maps the tasks of parallel jobs onto machine allocations "
+      "over gRPC (hopmap.v1.Mapper, health checking, reflection). With no arguments it "
+      "serves the built-in machine catalog on 127.0.0.1:50051. Tokens may also come from the "
+      "environment (HOPMAP_TOKEN, HOPMAP_ADMIN_TOKEN) so they do not show in ps."};
+  app.option_defaults()->always_capture_default();
+  app.add_option("--listen", flags.listen,
+                 "Address to serve on, repeatable: HOST:PORT (port 0 picks a free one) or "
+                 "unix:PATH (default 127.0.0.1:50051)");
+  app.add_option("--config", flags.config,
+                 "A CatalogConfig in JSON: machines added to the built-in catalog");
+  app.add_option("--state-dir", flags.state_dir,
+                 "Directory where PutMachine stores machines so they survive restarts "
+                 "(default: none, not persisted)");
+  app.add_option("--threads", o.threads, "Threads per solve (0: all hardware threads)");
+  app.add_option("--max-concurrent", o.max_concurrent, "Solves running at once");
+  app.add_option("--max-queued", o.max_queued,
+                 "Requests waiting for a solve slot; more get RESOURCE_EXHAUSTED");
+  app.add_option("--max-tasks", o.max_tasks, "Most tasks in one request's graph");
+  app.add_option("--max-edges", o.max_edges, "Most edges in one request's graph");
+  app.add_option("--max-machine-nodes", o.max_machine_nodes,
+                 "Most nodes of a machine sent inline or stored with PutMachine");
+  app.add_option("--max-message-bytes", o.max_message_bytes,
+                 "Largest request or reply message in bytes");
+  app.add_option("--default-time-limit", o.default_time_limit_seconds,
+                 "Seconds a solve may take when the request gives no limit");
+  app.add_option("--max-time-limit", o.max_time_limit_seconds,
+                 "Largest time limit a request may ask for, in seconds (larger is capped; the "
+                 "call's deadline caps it too)");
+  app.add_option("--cache-bytes", o.cache_bytes, "Memory budget of the allocation cache");
+  app.add_option("--tls-cert", flags.tls_cert,
+                 "PEM certificate chain: serve TCP addresses with TLS (needs --tls-key)");
+  app.add_option("--tls-key", flags.tls_key, "PEM private key of --tls-cert");
+  app.add_option("--token", o.token,
+                 "Every call needs metadata 'authorization: Bearer T' (env HOPMAP_TOKEN)");
+  app.add_option("--admin-token", o.admin_token,
+                 "PutMachine/DeleteMachine need this token (env HOPMAP_ADMIN_TOKEN)");
+  app.add_option("--grace", flags.grace_seconds,
+                 "Seconds in-flight solves get to finish after SIGTERM/SIGINT before they "
+                 "are cancelled");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; a bad flag exits 1, as every other startup error.
+    return app.exit(e) == 0 ? 0 : 1;
+  }
+
+  if (app.count("--token") == 0) {
+    if (const char* token = std::getenv("HOPMAP_TOKEN"); token != nullptr) o.token = token;
+  }
+  if (app.count("--admin-token") == 0) {
+    if (const char* token = std::getenv("HOPMAP_ADMIN_TOKEN"); token != nullptr) {
+      o.admin_token = token;
+    }
+  }
+  return hopmap::server::Run(flags, stop_signals);
+}

@@ -1,0 +1,318 @@
+// hopmapd end to end: a real daemon process on a free loopback port, real clients.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "client/lib/hopmap_client.h"
+#include "core/graph/generators.h"
+#include "core/io/graph_format.h"
+#include "core/io/machine_spec.h"
+#include "core/mappers/solve.h"
+#include "gmock/gmock.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "hopmap/v1/mapper.grpc.pb.h"
+#include "nlohmann/json.hpp"
+#include "proto/convert/convert.h"
+#include "tests/client/cli_test_util.h"
+#include "tests/integration/daemon_process.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::client::ConnectOptions;
+using ::hopmap::client::HopmapClient;
+using ::hopmap::testing::DaemonProcess;
+using ::hopmap::testing::RunHopmap;
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "/hopmap_it_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::unique_ptr<HopmapClient> ConnectTo(const DaemonProcess& daemon, std::string token = "") {
+  ConnectOptions options;
+  options.address = daemon.address();
+  options.token = std::move(token);
+  options.connect_timeout_seconds = 30;
+  absl::StatusOr<std::unique_ptr<HopmapClient>> client = HopmapClient::Connect(options);
+  EXPECT_TRUE(client.ok()) << client.status();
+  return client.ok() ? *std::move(client) : nullptr;
+}
+
+TaskGraph Stencil(std::vector<int32_t> dims) {
+  GeneratorOptions gen;
+  gen.kind = dims.size() == 2 ? "stencil2d-5" : "stencil3d-7";
+  gen.dims = std::move(dims);
+  gen.wrap = true;
+  return *GenerateGraph(gen);
+}
+
+v1::MapRequest Request(const std::string& machine, const TaskGraph& graph,
+                       const std::string& algorithm = "auto") {
+  v1::MapRequest request;
+  request.set_machine_name(machine);
+  TaskGraphToProto(graph, request.mutable_graph());
+  request.set_algorithm(algorithm);
+  request.set_threads(2);
+  return request;
+}
+
+// The JSON without the fields that measure time.
+nlohmann::json WithoutTimes(nlohmann::json j) {
+  j.erase("solve_seconds");
+  for (auto& c : j["candidates"]) c.erase("seconds");
+  return j;
+}
+
+TEST(DaemonTest, ServesHealthAndTheSameMappingAsLocal) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("health.log"))) << daemon.error();
+  auto client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  absl::StatusOr<bool> serving = client->Health();
+  ASSERT_TRUE(serving.ok()) << serving.status();
+  EXPECT_TRUE(*serving);
+
+  const std::string graph =
+      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist";
+  for (const std::string& machine : {std::string("kraken --nodes 0-99,2000-2099"),
+                                     std::string("bgp-8x8x8"), std::string("fattree-64x64")}) {
+    const std::string args = "map --machine " + machine + " --graph " + graph + " --threads 2";
+    auto local = RunHopmap(args + " --local");
+    auto remote = RunHopmap(args + " --server " + daemon.address() + " --quiet");
+    ASSERT_EQ(local.exit_code, 0) << local.err;
+    ASSERT_EQ(remote.exit_code, 0) << remote.err;
+    EXPECT_EQ(WithoutTimes(nlohmann::json::parse(local.out)),
+              WithoutTimes(nlohmann::json::parse(remote.out)))
+        << machine;
+  }
+  // The other output formats too.
+  auto local_rf = RunHopmap("map --local --machine bgp-8x8x8 --graph " + graph +
+                            " --threads 2 --format rankfile -q");
+  auto remote_rf = RunHopmap("map --server " + daemon.address() + " --machine bgp-8x8x8 --graph " +
+                             graph + " --threads 2 --format rankfile -q");
+  EXPECT_EQ(local_rf.out, remote_rf.out);
+  EXPECT_EQ(daemon.Signal(SIGTERM), 0);
+}
+
+TEST(DaemonTest, BadRequestsGetTheirCodeAndMessage) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({"--max-tasks", "5000"}, TempPath("bad.log"))) << daemon.error();
+  auto client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  const TaskGraph graph = Stencil({8, 8});
+  struct Case {
+    std::string what;
+    std::function<void(v1::MapRequest&)> edit;
+    absl::StatusCode code;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"non-monotone xadj", [](v1::MapRequest& r) { r.mutable_graph()->set_xadj(3, 0); },
+       absl::StatusCode::kInvalidArgument, "not monotone"},
+      {"neighbour out of range", [](v1::MapRequest& r) { r.mutable_graph()->set_adjncy(0, 9999); },
+       absl::StatusCode::kInvalidArgument, "out of range"},
+      {"negative weight", [](v1::MapRequest& r) { r.mutable_graph()->set_adjwgt(0, -5); },
+       absl::StatusCode::kInvalidArgument, "adjwgt[0]"},
+      {"more tasks than slots",
+       [](v1::MapRequest& r) {
+         r.mutable_allocation()->set_nodes("0-7");
+         r.mutable_allocation()->set_cores_per_node(1);
+       },
+       absl::StatusCode::kInvalidArgument, "64 tasks but the allocation has only 8 slots"},
+      {"unknown machine", [](v1::MapRequest& r) { r.set_machine_name("nosuch"); },
+       absl::StatusCode::kNotFound, "nosuch"},
+      {"node outside the machine",
+       [](v1::MapRequest& r) { r.mutable_allocation()->set_nodes("0-99,600"); },
+       absl::StatusCode::kInvalidArgument, "node 600 is outside"},
+      {"duplicate node", [](v1::MapRequest& r) { r.mutable_allocation()->set_nodes("0-99,5"); },
+       absl::StatusCode::kInvalidArgument, "listed twice"},
+      {"too many tasks",
+       [](v1::MapRequest& r) {
+         TaskGraphToProto(Stencil({100, 100}), r.mutable_graph());
+       },
+       absl::StatusCode::kResourceExhausted, "--max-tasks"},
+      {"unknown algorithm", [](v1::MapRequest& r) { r.set_algorithm("nope"); },
+       absl::StatusCode::kInvalidArgument, "nope"},
+  };
+  for (const Case& c : cases) {
+    v1::MapRequest request = Request("bgp-8x8x8", graph);
+    c.edit(request);
+    absl::StatusOr<MappingReport> r = client->Map(request);
+    ASSERT_FALSE(r.ok()) << c.what;
+    EXPECT_EQ(r.status().code(), c.code) << c.what << ": " << r.status();
+    EXPECT_THAT(r.status().message(), HasSubstr(c.message)) << c.what;
+  }
+  // The daemon is still there and serving.
+  EXPECT_TRUE(client->Map(Request("bgp-8x8x8", graph)).ok());
+  EXPECT_TRUE(daemon.Alive());
+}
+
+TEST(DaemonTest, SixtyFourConcurrentClientsGetCorrectAnswers) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(
+      daemon.Start({"--max-concurrent", "2", "--max-queued", "128"}, TempPath("concurrent.log")))
+      << daemon.error();
+  // Different graphs per client; each answer is checked against a local solve.
+  std::vector<TaskGraph> graphs;
+  std::vector<HopBytes> expected;
+  auto machine = *ParseMachineSpec("bgp-8x8x8");
+  auto allocation = *Allocation::WholeMachine(machine);
+  for (int g = 0; g < 4; ++g) {
+    graphs.push_back(Stencil({16 + 8 * g, 16}));
+    MapperOptions options;
+    options.threads = 2;
+    expected.push_back(SolveMapping(graphs.back(), allocation, "auto", options)->hop_bytes);
+  }
+  std::atomic<int> correct{0};
+  std::vector<std::string> failures(64);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < 64; ++c) {
+    threads.emplace_back([&, c] {
+      ConnectOptions options;
+      options.address = daemon.address();
+      options.connect_timeout_seconds = 30;
+      auto client = HopmapClient::Connect(options);
+      if (!client.ok()) {
+        failures[c] = std::string(client.status().message());
+        return;
+      }
+      absl::StatusOr<MappingReport> r = (*client)->Map(Request("bgp-8x8x8", graphs[c % 4]));
+      if (!r.ok()) {
+        failures[c] = std::string(r.status().message());
+      } else if (r->hop_bytes != expected[c % 4] ||
+                 r->slot_of_task.size() != static_cast<size_t>(graphs[c % 4].num_tasks())) {
+        failures[c] = absl::StrCat("hop-bytes ", r->hop_bytes, " != ", expected[c % 4]);
+      } else {
+        ++correct;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int c = 0; c < 64; ++c) EXPECT_EQ(failures[c], "") << "client " << c;
+  EXPECT_EQ(correct.load(), 64);
+}
+
+TEST(DaemonTest, ACancelledCallFreesItsSolve) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(
+      daemon.Start({"--max-concurrent", "1", "--max-queued", "0", "--max-time-limit", "600"},
+                   TempPath("cancel.log")))
+      << daemon.error();
+  // axis-order on an 8-dimensional torus has 9! = 362880 orders to score: it runs
+  // until its time limit (10 minutes here) unless cancelled.
+  GeneratorOptions ring;
+  ring.kind = "ring";
+  ring.tasks = 6561;
+  const TaskGraph big = *GenerateGraph(ring);
+  v1::MapRequest slow;
+  slow.mutable_machine()->set_spec("torus:3x3x3x3x3x3x3x3");
+  TaskGraphToProto(big, slow.mutable_graph());
+  slow.set_algorithm("axis-order");
+  slow.set_time_limit_seconds(600);
+
+  auto channel = grpc::CreateChannel(daemon.address(), grpc::InsecureChannelCredentials());
+  auto stub = v1::Mapper::NewStub(channel);
+  auto client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  const v1::MapRequest quick = Request("bgp-8x8x8", Stencil({8, 8}));
+  // Start the slow call and wait until it holds the only slot (a quick request is
+  // then refused). A probe may win the slot first and get the slow call refused:
+  // then start it again.
+  std::unique_ptr<grpc::ClientContext> slow_context;
+  grpc::Status slow_status;
+  std::atomic<bool> slow_done{true};
+  std::thread slow_call;
+  bool busy = false;
+  for (int i = 0; i < 300 && !busy; ++i) {
+    if (slow_done.load()) {
+      if (slow_call.joinable()) slow_call.join();
+      slow_context = std::make_unique<grpc::ClientContext>();
+      slow_done = false;
+      slow_call = std::thread([&] {
+        v1::MapReply reply;
+        slow_status = stub->Map(slow_context.get(), slow, &reply);
+        slow_done = true;
+      });
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    absl::StatusOr<MappingReport> r = client->Map(quick);
+    busy =
+        !r.ok() && r.status().code() == absl::StatusCode::kResourceExhausted && !slow_done.load();
+  }
+  slow_context->TryCancel();
+  slow_call.join();
+  ASSERT_TRUE(busy) << "the slow solve never occupied the server: " << slow_status.error_message();
+  EXPECT_EQ(slow_status.error_code(), grpc::StatusCode::CANCELLED);
+  // The slot is free again well before the slow solve's 10-minute budget.
+  bool served = false;
+  for (int i = 0; i < 300 && !served; ++i) {
+    served = client->Map(quick).ok();
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(served) << "the cancelled solve still holds the server after 30 s";
+  EXPECT_EQ(daemon.Signal(SIGTERM), 0);
+}
+
+TEST(DaemonTest, StoredMachinesSurviveRestartAndKill9) {
+  const std::string state = TempPath("state");
+  v1::Machine machine;
+  machine.set_name("lab-torus");
+  machine.set_description("a 4x4x4 test torus");
+  machine.set_cores_per_node(2);
+  machine.mutable_torus()->add_dims(4);
+  machine.mutable_torus()->add_dims(4);
+  machine.mutable_torus()->add_dims(4);
+  {
+    DaemonProcess daemon;
+    ASSERT_TRUE(
+        daemon.Start({"--state-dir", state, "--admin-token", "secret"}, TempPath("state1.log")))
+        << daemon.error();
+    auto user = ConnectTo(daemon);
+    EXPECT_EQ(user->PutMachine(machine).status().code(), absl::StatusCode::kPermissionDenied);
+    auto admin = ConnectTo(daemon, "secret");
+    ASSERT_TRUE(admin->PutMachine(machine).ok());
+    daemon.Signal(SIGKILL);  // no chance to flush anything more
+  }
+  {
+    DaemonProcess daemon;
+    ASSERT_TRUE(daemon.Start({"--state-dir", state}, TempPath("state2.log"))) << daemon.error();
+    auto client = ConnectTo(daemon);
+    absl::StatusOr<v1::Machine> got = client->GetMachine("lab-torus");
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(got->description(), "a 4x4x4 test torus");
+    absl::StatusOr<MappingReport> r = client->Map(Request("lab-torus", Stencil({8, 8})));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->slots, 128);
+    ASSERT_TRUE(client->DeleteMachine("lab-torus").ok());
+    EXPECT_EQ(daemon.Signal(SIGTERM), 0);
+  }
+  {
+    DaemonProcess daemon;
+    ASSERT_TRUE(daemon.Start({"--state-dir", state}, TempPath("state3.log"))) << daemon.error();
+    auto client = ConnectTo(daemon);
+    EXPECT_EQ(client->GetMachine("lab-torus").status().code(), absl::StatusCode::kNotFound);
+  }
+}
+
+TEST(DaemonTest, SigtermExitsCleanlyAndBadFlagsFail) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("term.log"))) << daemon.error();
+  const int status = daemon.Signal(SIGTERM);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  DaemonProcess bad;
+  EXPECT_FALSE(bad.Start({"--max-concurrent", "0"}, TempPath("badflag.log")));
+  EXPECT_THAT(::hopmap::testing::ReadFile(TempPath("badflag.log")), HasSubstr("--max-concurrent"));
+}
+
+}  // namespace
+}  // namespace hopmap
