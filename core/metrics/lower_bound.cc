@@ -9,33 +9,8 @@
 
 namespace hopmap {
 
-std::vector<int64_t> AllocationBallSizes(const Allocation& allocation) {
-  const int32_t m = allocation.num_nodes();
-  const int32_t diameter = allocation.machine().max_hops();
-  std::vector<int64_t> balls(diameter + 1, 0);
-  if (allocation.has_dense_hops()) {
-    std::vector<int64_t> counts(diameter + 1);
-    for (int32_t a = 0; a < m; ++a) {
-      std::fill(counts.begin(), counts.end(), 0);
-      for (int32_t b = 0; b < m; ++b) ++counts[allocation.HopsBetweenPositions(a, b)];
-      int64_t running = 0;
-      for (int32_t h = 0; h <= diameter; ++h) {
-        running += counts[h];
-        balls[h] = std::max(balls[h], running);
-      }
-    }
-    return balls;
-  }
-  std::vector<int64_t> machine_balls = allocation.machine().BallSizeUpperBounds();
-  for (int32_t h = 0; h <= diameter; ++h) {
-    const int64_t bound = h < static_cast<int32_t>(machine_balls.size()) ? machine_balls[h] : m;
-    balls[h] = std::min<int64_t>(bound, m);
-  }
-  return balls;
-}
-
 LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation) {
-  const std::vector<int64_t> balls = AllocationBallSizes(allocation);
+  const std::vector<int64_t>& balls = allocation.ball_sizes();
   const int64_t cores = allocation.cores_per_node();
   // capacity[h] = how many neighbours of one task can sit within h hops of it.
   std::vector<int64_t> capacity(balls.size());

@@ -15,16 +15,10 @@ struct LowerBound {
   std::string method;  // which bound gave `value`, e.g. "degree"
 };
 
-// Ball sizes of the allocation: for h = 0..diameter, an upper bound on how many
-// allocated nodes lie within h hops of any one allocated node. Exact (max over
-// positions) where the allocation has a dense hop matrix; otherwise the machine's
-// bound capped by the allocation's size.
-std::vector<int64_t> AllocationBallSizes(const Allocation& allocation);
-
 // The capacity-aware degree bound. Around a task u, at most cores - 1 neighbours
-// share its node (0 hops) and at most cores * ball(h) - 1 lie within h hops, so the
-// cheapest way to place u's neighbours puts the heaviest ones closest. Summing
-// that per-task minimum over all tasks counts every edge twice, so half of it
+// share its node (0 hops) and at most cores * ball(h) - 1 lie within h hops
+// (Allocation::ball_sizes), so the cheapest way to place u's neighbours puts the heaviest ones
+// closest. Summing that per-task minimum over all tasks counts every edge twice, so half of it
 // (rounded up) is a valid bound. O(m log d) time, O(max degree) extra memory per
 // thread.
 LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation);

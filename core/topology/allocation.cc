@@ -1,5 +1,6 @@
 #include "core/topology/allocation.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -48,7 +49,33 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
       }
     });
   }
+  a.ball_sizes_ = a.ComputeBallSizes();
   return a;
+}
+
+std::vector<int64_t> Allocation::ComputeBallSizes() const {
+  const int32_t m = num_nodes();
+  const int32_t diameter = machine_->max_hops();
+  std::vector<int64_t> balls(diameter + 1, 0);
+  if (has_dense_hops()) {
+    std::vector<int64_t> counts(diameter + 1);
+    for (int32_t a = 0; a < m; ++a) {
+      std::fill(counts.begin(), counts.end(), 0);
+      for (int32_t b = 0; b < m; ++b) ++counts[HopsBetweenPositions(a, b)];
+      int64_t running = 0;
+      for (int32_t h = 0; h <= diameter; ++h) {
+        running += counts[h];
+        balls[h] = std::max(balls[h], running);
+      }
+    }
+    return balls;
+  }
+  const std::vector<int64_t> machine_balls = machine_->BallSizeUpperBounds();
+  for (int32_t h = 0; h <= diameter; ++h) {
+    const int64_t bound = h < static_cast<int32_t>(machine_balls.size()) ? machine_balls[h] : m;
+    balls[h] = std::min<int64_t>(bound, m);
+  }
+  return balls;
 }
 
 absl::StatusOr<Allocation> Allocation::WholeMachine(std::shared_ptr<const Machine> machine) {

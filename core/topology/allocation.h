@@ -51,11 +51,20 @@ class Allocation {
   }
   [[nodiscard]] bool has_dense_hops() const { return !dense_.empty(); }
 
+  // For h = 0..diameter, an upper bound on how many allocated nodes lie within h
+  // hops of any one allocated node: exact (max over positions) with a dense hop
+  // matrix, else the machine's ball sizes capped by the allocation's size.
+  // Computed once in Create (the lower bound needs it on every solve).
+  [[nodiscard]] const std::vector<int64_t>& ball_sizes() const { return ball_sizes_; }
+
  private:
+  std::vector<int64_t> ComputeBallSizes() const;
+
   std::shared_ptr<const Machine> machine_;
   std::vector<NodeId> nodes_;
   int32_t cores_ = 1;
   std::vector<uint16_t> dense_;  // hops fit: diameters are far below 65535
+  std::vector<int64_t> ball_sizes_;
 };
 
 // Checks a mapping (slot_of_task[t] for every task t) against the allocation:
