@@ -394,6 +394,33 @@ int MapperService::SolveThreads(int requested) const {
   return hardware > 0 ? std::min(requested, hardware) : requested;
 }
 
+// What Map and Evaluate both need before they run: the machine resolved, a solve
+// slot held, the graph built, the allocation from the cache.
+struct MapperService::Problem {
+  AdmissionGate::Ticket ticket;
+  TaskGraph graph;
+  AllocationCache::Lookup lookup;
+};
+
+template <typename Request>
+absl::StatusOr<MapperService::Problem> MapperService::PrepareProblem(Call& call,
+                                                                     const Request& request) {
+  absl::StatusOr<ResolvedMachine> machine =
+      ResolveMachine(request.has_machine(), request.machine(), request.machine_name());
+  if (!machine.ok()) return machine.status();
+  call.machine = machine->label;
+
+  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
+  if (!ticket.ok()) return ticket.status();
+
+  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
+  if (!graph.ok()) return graph.status();
+  call.tasks = graph->num_tasks();
+  absl::StatusOr<AllocationCache::Lookup> lookup = GetAllocation(*machine, request.allocation());
+  if (!lookup.ok()) return lookup.status();
+  return Problem{*std::move(ticket), *std::move(graph), *std::move(lookup)};
+}
+
 absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1::MapReply* reply,
                                   const std::function<void(const v1::Progress&)>& on_progress) {
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
@@ -430,19 +457,10 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   if (time_limit == 0) time_limit = options_.default_time_limit_seconds;
   time_limit = std::min(time_limit, options_.max_time_limit_seconds);
   if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
-  absl::StatusOr<ResolvedMachine> machine =
-      ResolveMachine(request.has_machine(), request.machine(), request.machine_name());
-  if (!machine.ok()) return machine.status();
-  call.machine = machine->label;
-
-  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) return ticket.status();
-
-  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
-  if (!graph.ok()) return graph.status();
-  call.tasks = graph->num_tasks();
-  absl::StatusOr<AllocationCache::Lookup> lookup = GetAllocation(*machine, request.allocation());
-  if (!lookup.ok()) return lookup.status();
+  absl::StatusOr<Problem> problem = PrepareProblem(call, request);
+  if (!problem.ok()) return problem.status();
+  const TaskGraph* graph = &problem->graph;
+  const AllocationCache::Lookup* lookup = &problem->lookup;
   const Allocation& allocation = *lookup->allocation;
   if (absl::Status s = CheckFits(*graph, allocation); !s.ok()) return s;
 
@@ -507,19 +525,10 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
     return OverLimit("slot_of_task: entries", request.slot_of_task_size(), options_.max_tasks,
                      "--max-tasks");
   }
-  absl::StatusOr<ResolvedMachine> machine =
-      ResolveMachine(request.has_machine(), request.machine(), request.machine_name());
-  if (!machine.ok()) return machine.status();
-  call.machine = machine->label;
-
-  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) return ticket.status();
-
-  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
-  if (!graph.ok()) return graph.status();
-  call.tasks = graph->num_tasks();
-  absl::StatusOr<AllocationCache::Lookup> lookup = GetAllocation(*machine, request.allocation());
-  if (!lookup.ok()) return lookup.status();
+  absl::StatusOr<Problem> problem = PrepareProblem(call, request);
+  if (!problem.ok()) return problem.status();
+  const TaskGraph* graph = &problem->graph;
+  const AllocationCache::Lookup* lookup = &problem->lookup;
   const Allocation& allocation = *lookup->allocation;
   if (request.slot_of_task_size() != graph->num_tasks()) {
     return FieldError("slot_of_task",

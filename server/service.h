@@ -70,6 +70,7 @@ class MapperService final : public v1::Mapper::Service {
   class CallWatcher;
   class CallScope;
   struct ResolvedMachine;
+  struct Problem;
 
   MapperService(std::unique_ptr<MachineCatalog> catalog, ServiceOptions options, LogSink log);
 
@@ -81,6 +82,8 @@ class MapperService final : public v1::Mapper::Service {
                                                         const v1::AllocationSpec& spec);
   int SolveThreads(int requested) const;
 
+  template <typename Request>
+  absl::StatusOr<Problem> PrepareProblem(Call& call, const Request& request);
   absl::Status DoMap(Call& call, const v1::MapRequest& request, v1::MapReply* reply,
                      const std::function<void(const v1::Progress&)>& on_progress);
   absl::Status DoEvaluate(Call& call, const v1::EvaluateRequest& request, v1::MapReply* reply);
