@@ -113,6 +113,16 @@ int Run(int requests, int clients, int per_client) {
     service_hop_bytes = reply.hop_bytes();
   }
 
+  // The transport's floor: a call that does no work (ListMachines of the catalog).
+  std::vector<double> floor_times;
+  for (int i = 0; i < requests; ++i) {
+    grpc::ClientContext context;
+    v1::ListMachinesReply reply;
+    const auto start = Clock::now();
+    if (!stub->ListMachines(&context, v1::ListMachinesRequest(), &reply).ok()) return 1;
+    floor_times.push_back(Seconds(start));
+  }
+
   // Throughput: `clients` threads, each with its own channel, `per_client` calls.
   const auto wall_start = Clock::now();
   std::vector<std::thread> threads;
@@ -148,6 +158,9 @@ int Run(int requests, int clients, int per_client) {
               remote.p99 * 1e3);
   std::printf("| ratio service / in-process | %.2f | %.2f |\n", remote.median / local.median,
               remote.p99 / local.p99);
+  const Stats floor = Summarize(floor_times);
+  std::printf("| transport floor: ListMachines | %.2f | %.2f |\n", floor.median * 1e3,
+              floor.p99 * 1e3);
   std::printf("same hop-bytes both ways: %s (%lld)\n",
               local_hop_bytes == service_hop_bytes ? "yes" : "NO",
               static_cast<long long>(service_hop_bytes));
