@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
 
@@ -67,6 +68,9 @@ struct MapInput {
   const StopCondition& stop;
   // May be empty; portfolios call it after each candidate.
   const ProgressCallback* on_progress = nullptr;
+  // The graph's pattern when a portfolio already analysed it; grid mappers analyse
+  // the graph themselves when it is null.
+  const PatternReport* pattern = nullptr;
 };
 
 // One algorithm a solve tried, as the report lists it.
