@@ -557,18 +557,14 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
   call.tasks = graph->num_tasks();
-  reply->set_tasks(graph->num_tasks());
-  reply->set_edges(graph->num_edges());
-  reply->set_total_bytes(graph->total_bytes());
-  reply->set_self_bytes(graph->self_bytes());
-  reply->set_max_degree(graph->num_tasks() > 0 ? graph->max_degree() : 0);
-  reply->set_mean_degree(graph->num_tasks() > 0 ? 2.0 * static_cast<double>(graph->num_edges()) /
-                                                      static_cast<double>(graph->num_tasks())
-                                                : 0.0);
-  Bytes max_edge = 0;
-  for (Bytes w : graph->adjwgt()) max_edge = std::max(max_edge, w);
-  reply->set_max_edge_bytes(max_edge);
-  reply->set_pattern("");
+  AnalyzerOptions options;
+  if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
+  options.ignore_hubs = !request.keep_hubs();
+  if (absl::Status s = options.Validate(); !s.ok())
+    return FieldError("weight_threshold", s.message());
+  absl::StatusOr<PatternReport> pattern = AnalyzePattern(*graph, options);
+  if (!pattern.ok()) return pattern.status();
+  AnalysisToProto(ComputeGraphStatistics(*graph), *pattern, reply);
   return absl::OkStatus();
 }
 

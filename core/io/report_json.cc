@@ -68,6 +68,26 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
   return j;
 }
 
+nlohmann::ordered_json AnalysisToJson(const GraphStatistics& stats, const PatternReport& pattern) {
+  nlohmann::ordered_json j;
+  j["tasks"] = stats.tasks;
+  j["edges"] = stats.edges;
+  j["total_bytes"] = stats.total_bytes;
+  j["self_bytes"] = stats.self_bytes;
+  j["max_degree"] = stats.max_degree;
+  j["mean_degree"] = stats.mean_degree;
+  j["max_edge_bytes"] = stats.max_edge_bytes;
+  j["pattern"] = pattern.kind;
+  j["dims"] = pattern.dims;
+  j["wrap"] = pattern.wrap;
+  j["rank_order"] = pattern.rank_order;
+  j["explained_share"] = pattern.explained_share;
+  j["edges_left_out"] = pattern.edges_left_out;
+  j["bytes_left_out"] = pattern.bytes_left_out;
+  j["hubs"] = pattern.hubs;
+  return j;
+}
+
 absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
                                                  const std::string& source_name) {
   const size_t first = text.find_first_not_of(" \t\r\n");

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/analysis/graph_stats.h"
+#include "core/analysis/pattern.h"
 #include "core/mappers/solve.h"
 #include "core/topology/allocation.h"
 #include "nlohmann/json.hpp"
@@ -18,6 +20,9 @@ namespace hopmap {
 // improvement, max_dilation, max_link_load, solve_seconds, candidates, and more;
 // `busiest_links` when the report has any (AddBusiestLinks).
 nlohmann::ordered_json ReportToJson(const MappingReport& report);
+
+// The report of `hopmap analyze`: the graph's statistics and its pattern.
+nlohmann::ordered_json AnalysisToJson(const GraphStatistics& stats, const PatternReport& pattern);
 
 // Reads a mapping: the JSON report (its slot_of_task) or the perm format (line i:
 // the slot of task i; '#' comments and blank lines skipped). Errors name the file

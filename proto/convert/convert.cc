@@ -357,4 +357,41 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   return r;
 }
 
+void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,
+                     v1::AnalyzeReply* out) {
+  out->set_tasks(stats.tasks);
+  out->set_edges(stats.edges);
+  out->set_total_bytes(stats.total_bytes);
+  out->set_self_bytes(stats.self_bytes);
+  out->set_max_degree(stats.max_degree);
+  out->set_mean_degree(stats.mean_degree);
+  out->set_max_edge_bytes(stats.max_edge_bytes);
+  out->set_pattern(pattern.kind);
+  out->mutable_dims()->Assign(pattern.dims.begin(), pattern.dims.end());
+  out->set_wrap(pattern.wrap);
+  out->set_rank_order(pattern.rank_order);
+  out->set_explained_share(pattern.explained_share);
+  out->set_edges_left_out(pattern.edges_left_out);
+  out->set_bytes_left_out(pattern.bytes_left_out);
+  out->mutable_hubs()->Assign(pattern.hubs.begin(), pattern.hubs.end());
+}
+
+void AnalysisFromProto(const v1::AnalyzeReply& p, GraphStatistics* stats, PatternReport* pattern) {
+  stats->tasks = p.tasks();
+  stats->edges = p.edges();
+  stats->total_bytes = p.total_bytes();
+  stats->self_bytes = p.self_bytes();
+  stats->max_degree = p.max_degree();
+  stats->mean_degree = p.mean_degree();
+  stats->max_edge_bytes = p.max_edge_bytes();
+  pattern->kind = p.pattern().empty() ? "none" : p.pattern();
+  pattern->dims.assign(p.dims().begin(), p.dims().end());
+  pattern->wrap = p.wrap();
+  pattern->rank_order = p.rank_order();
+  pattern->explained_share = p.explained_share();
+  pattern->edges_left_out = p.edges_left_out();
+  pattern->bytes_left_out = p.bytes_left_out();
+  pattern->hubs.assign(p.hubs().begin(), p.hubs().end());
+}
+
 }  // namespace hopmap

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/analysis/graph_stats.h"
+#include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
 #include "core/mappers/solve.h"
 #include "core/topology/machine.h"
@@ -41,6 +43,11 @@ absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::Allocatio
 void ReportToProto(const MappingReport& report, v1::MapReply* out);
 // The inverse of ReportToProto (link loads: max, average and count only).
 MappingReport ReportFromProto(const v1::MapReply& reply);
+
+void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,
+                     v1::AnalyzeReply* out);
+void AnalysisFromProto(const v1::AnalyzeReply& reply, GraphStatistics* stats,
+                       PatternReport* pattern);
 
 }  // namespace hopmap
 
