@@ -80,6 +80,7 @@ nlohmann::ordered_json AnalysisToJson(const GraphStatistics& stats, const Patter
   j["pattern"] = pattern.kind;
   j["dims"] = pattern.dims;
   j["wrap"] = pattern.wrap;
+  j["periodic"] = pattern.periodic;
   j["rank_order"] = pattern.rank_order;
   j["explained_share"] = pattern.explained_share;
   j["edges_left_out"] = pattern.edges_left_out;

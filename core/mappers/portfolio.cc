@@ -15,6 +15,16 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   MapOutput best;
   Candidate best_score;
   const absl::Time portfolio_start = absl::Now();
+  // One analysis for every candidate (the grid constructions need the pattern).
+  PatternReport pattern;
+  MapInput shared = input;
+  if (input.pattern == nullptr) {
+    absl::StatusOr<PatternReport> found = AnalyzePattern(input.graph);
+    if (found.ok()) {
+      pattern = *std::move(found);
+      shared.pattern = &pattern;
+    }
+  }
   for (const std::string& name : candidates_) {
     // The first candidate always runs, so a solve returns something even when the
     // budget is gone before it starts.
@@ -24,7 +34,7 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     candidate.algorithm = name;
     absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry_->Create(name);
     absl::StatusOr<MapOutput> out =
-        mapper.ok() ? (*mapper)->Map(input) : absl::StatusOr<MapOutput>(mapper.status());
+        mapper.ok() ? (*mapper)->Map(shared) : absl::StatusOr<MapOutput>(mapper.status());
     if (out.ok()) {
       if (absl::Status s =
               ValidateMapping(input.allocation, input.graph.num_tasks(), out->slot_of_task);

@@ -1,6 +1,10 @@
 // RegisterBuiltinMappers: the one list of algorithms hopmap knows.
 #include "core/mappers/axis_order.h"
 #include "core/mappers/baselines.h"
+#include "core/mappers/cart_greedy.h"
+#include "core/mappers/fold.h"
+#include "core/mappers/grid2d.h"
+#include "core/mappers/hilbert.h"
 #include "core/mappers/mapper.h"
 #include "core/mappers/portfolio.h"
 
@@ -14,8 +18,12 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
   };
   add("auto", "portfolio: runs every applicable mapper within the time limit, keeps the best",
       [&registry]() -> std::unique_ptr<Mapper> {
+        // Grid constructions refuse (and are listed as skipped) unless the analyzer
+        // finds a near-neighbour grid; the portfolio analyses the graph once.
         return std::make_unique<PortfolioMapper>(
-            &registry, std::vector<std::string>{"in-order", "axis-order", "round-robin"});
+            &registry,
+            std::vector<std::string>{"in-order", "axis-order", "round-robin", "fold", "stack",
+                                     "cart-greedy", "hilbert", "mxov-al", "affn", "step", "pairs"});
       });
   add("in-order", "task i on slot i: the scheduler's default (Blue Gene TXYZ)",
       [] { return std::unique_ptr<Mapper>(new InOrderMapper()); });
@@ -25,6 +33,33 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new RandomMapper()); });
   add("axis-order", "best of every order of T and the machine's dims (TXYZ, ZYXT, ...)",
       [] { return std::unique_ptr<Mapper>(new AxisOrderMapper()); });
+  // Regular grids (seeds 000 and 003): need a near-neighbour pattern.
+  add("fold", "grid folded (snakes) into the allocated box, dilation 1 where possible",
+      [] { return std::unique_ptr<Mapper>(new FoldMapper()); });
+  add("stack", "2D grid cut into slabs stacked along the box's third dim (seed 000)",
+      [] { return std::unique_ptr<Mapper>(new StackMapper()); });
+  add("hilbert", "grid and allocated nodes both ordered along space-filling curves",
+      [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
+  add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
+      [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  struct Grid2dEntry {
+    Grid2dKind kind;
+    const char* description;
+  };
+  const Grid2dEntry kGrid2d[] = {
+      {Grid2dKind::kMxovlp, "2D grid -> 2D mesh: maximum overlap, recursive (seed 000)"},
+      {Grid2dKind::kMxovAl, "2D grid -> 2D mesh: maximum overlap with alignment (seed 000)"},
+      {Grid2dKind::kExco, "2D grid -> 2D mesh: expand from a corner (seed 000)"},
+      {Grid2dKind::kCoce, "2D grid -> 2D mesh: corners to centre (seed 000)"},
+      {Grid2dKind::kAffn, "2D grid -> 2D mesh: affine stretch, findNearest (seed 000)"},
+      {Grid2dKind::kStep, "2D grid -> 2D mesh: mirrored strips of the mesh's height"},
+      {Grid2dKind::kPairs, "2D grid -> 2D mesh: best heuristic, then pair exchanges (PAIRS)"},
+  };
+  for (const Grid2dEntry& entry : kGrid2d) {
+    const Grid2dKind kind = entry.kind;
+    add(Grid2dKindName(kind), entry.description,
+        [kind] { return std::unique_ptr<Mapper>(new Grid2dMapper(kind)); });
+  }
 }
 
 }  // namespace hopmap

@@ -374,6 +374,7 @@ void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,
   out->set_edges_left_out(pattern.edges_left_out);
   out->set_bytes_left_out(pattern.bytes_left_out);
   out->mutable_hubs()->Assign(pattern.hubs.begin(), pattern.hubs.end());
+  for (bool p : pattern.periodic) out->add_periodic(p);
 }
 
 void AnalysisFromProto(const v1::AnalyzeReply& p, GraphStatistics* stats, PatternReport* pattern) {
@@ -392,6 +393,7 @@ void AnalysisFromProto(const v1::AnalyzeReply& p, GraphStatistics* stats, Patter
   pattern->edges_left_out = p.edges_left_out();
   pattern->bytes_left_out = p.bytes_left_out();
   pattern->hubs.assign(p.hubs().begin(), p.hubs().end());
+  pattern->periodic.assign(p.periodic().begin(), p.periodic().end());
 }
 
 }  // namespace hopmap

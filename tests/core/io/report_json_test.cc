@@ -160,7 +160,12 @@ TEST(ReportToJsonTest, SolveAutoListsEveryCandidate) {
   EXPECT_EQ(j["algorithm"], "in-order");
   EXPECT_EQ(j["hop_bytes"], 12);
   ASSERT_EQ(j["candidates"].size(), report->candidates.size());
-  ASSERT_EQ(j["candidates"].size(), 3u);
+  // The baselines come first; the grid constructions follow (listed with an error
+  // when the graph is not a grid), none better than the winner.
+  ASSERT_GE(j["candidates"].size(), 3u);
+  for (const auto& c : j["candidates"]) {
+    EXPECT_TRUE(c.contains("error") || c["hop_bytes"].get<int64_t>() >= 12) << c.dump();
+  }
   EXPECT_EQ(j["candidates"][0]["algorithm"], "in-order");
   EXPECT_EQ(j["candidates"][0]["hop_bytes"], 12);
   EXPECT_EQ(j["candidates"][1]["algorithm"], "axis-order(TX)");

@@ -129,9 +129,18 @@ TEST(SolveTest, AutoListsEveryCandidateAndKeepsTheBest) {
   auto alloc = *Allocation::WholeMachine(MakeTorus({4, 4, 4}));
   auto report = SolveMapping(g, alloc, "auto", Options());
   ASSERT_TRUE(report.ok()) << report.status();
-  ASSERT_EQ(report->candidates.size(), 3u);
+  // The baselines, then the grid constructions (this 8x8 stencil is a grid).
+  ASSERT_GE(report->candidates.size(), 3u);
   HopBytes best = report->candidates[0].hop_bytes;
-  for (const Candidate& c : report->candidates) best = std::min(best, c.hop_bytes);
+  int grid_candidates_that_ran = 0;
+  for (const Candidate& c : report->candidates) {
+    if (!c.error.empty()) continue;
+    best = std::min(best, c.hop_bytes);
+    if (c.algorithm.rfind("fold", 0) == 0 || c.algorithm.rfind("hilbert", 0) == 0) {
+      ++grid_candidates_that_ran;
+    }
+  }
+  EXPECT_GT(grid_candidates_that_ran, 0);
   EXPECT_EQ(report->hop_bytes, best);
   EXPECT_LE(report->hop_bytes, report->baseline_hop_bytes);
   EXPECT_GE(report->lower_bound.value, 0);
@@ -175,6 +184,7 @@ TEST(SolveTest, CongestionObjectivePicksLowestMaxLoad) {
   auto report = SolveMapping(g, alloc, "auto", o);
   ASSERT_TRUE(report.ok()) << report.status();
   for (const Candidate& c : report->candidates) {
+    if (!c.error.empty()) continue;  // a construction that does not apply
     EXPECT_LE(report->link_loads.max_load, c.max_link_load) << c.algorithm;
   }
 }
