@@ -39,8 +39,9 @@ int Run(double time_limit) {
       // The 3D case.
       {{16, 16, 16}, {16, 16, 16}, 1, -1},
   };
-  std::printf("| torus | cores | grid | default hops/byte | auto hops/byte | winner | gap | "
-              "reduction %% | paper %% | seconds |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| torus | cores | grid | default hops/byte | auto hops/byte | winner | gap | "
+      "reduction %% | paper %% | seconds |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Row& row : rows) {
     GeneratorOptions gen;
     gen.kind = row.grid.size() == 2 ? "stencil2d-5" : "stencil3d-7";
@@ -64,15 +65,14 @@ int Run(double time_limit) {
     }
     const double total = static_cast<double>(report->total_bytes);
     const double base = static_cast<double>(report->baseline_hop_bytes) / total;
-    std::printf("| %s | %d | %s | %.3f | %.3f | %s | %s | %.1f | %s | %.2f |\n",
-                absl::StrJoin(row.torus, "x").c_str(), row.cores,
-                absl::StrJoin(row.grid, "x").c_str(), base, report->avg_hops_per_byte,
-                report->algorithm.c_str(),
-                report->gap ? std::to_string(*report->gap).substr(0, 5).c_str() : "n/a",
-                100.0 * report->improvement,
-                row.paper_reduction >= 0 ? std::to_string(row.paper_reduction).substr(0, 4).c_str()
-                                         : "-",
-                seconds);
+    std::printf(
+        "| %s | %d | %s | %.3f | %.3f | %s | %s | %.1f | %s | %.2f |\n",
+        absl::StrJoin(row.torus, "x").c_str(), row.cores, absl::StrJoin(row.grid, "x").c_str(),
+        base, report->avg_hops_per_byte, report->algorithm.c_str(),
+        report->gap ? std::to_string(*report->gap).substr(0, 5).c_str() : "n/a",
+        100.0 * report->improvement,
+        row.paper_reduction >= 0 ? std::to_string(row.paper_reduction).substr(0, 4).c_str() : "-",
+        seconds);
   }
   return 0;
 }

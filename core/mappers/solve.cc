@@ -79,8 +79,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   absl::StatusOr<MappingReport> result;
   arena.execute([&] {
     const absl::Time start = absl::Now();
-    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds),
-                             control.cancelled);
+    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds), control.cancelled);
     absl::StatusOr<MapOutput> out =
         (*mapper)->Map({graph, allocation, options, stop, &control.on_progress});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);

@@ -24,7 +24,6 @@ nlohmann::ordered_json ToJson(MappingReport report, const Allocation& allocation
   return ReportToJson(report);
 }
 
-
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
