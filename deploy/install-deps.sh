@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   # Peers and real consumers used by tests and benchmarks.
-  openmpi-bin scotch
+  openmpi-bin scotch jq
   clang-format
 )
 
