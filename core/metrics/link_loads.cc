@@ -21,6 +21,7 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
   const Machine& machine = allocation.machine();
   const int64_t num_links = machine.num_links();
   if (num_links == 0) return loads;
+  loads.has_link_model = true;
   const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
   tbb::enumerable_thread_specific<std::vector<int64_t>> local_units(
       [num_links] { return std::vector<int64_t>(num_links, 0); });

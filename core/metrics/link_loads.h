@@ -17,7 +17,10 @@ struct LinkLoads {
   double max_load = 0;      // the largest directed load
   double average_load = 0;  // mean over the links that carry any traffic
   int64_t links_used = 0;   // links with a load above zero
-  [[nodiscard]] bool available() const { return !bytes_on_link.empty(); }
+  // False for machines without a link model. Reports received from hopmapd carry
+  // the summary (max, average, links used) but not bytes_on_link.
+  bool has_link_model = false;
+  [[nodiscard]] bool available() const { return has_link_model; }
 };
 
 // Each edge's w bytes are split evenly between its two directions, each following

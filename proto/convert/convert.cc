@@ -342,8 +342,7 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   r.max_dilation = p.max_dilation();
   r.routing = p.routing() == "adaptive" ? Routing::kAdaptive : Routing::kDimensionOrder;
   if (p.has_link_loads()) {
-    // Only the summary travels; a one-entry vector marks the loads as available.
-    r.link_loads.bytes_on_link = {p.max_link_load()};
+    r.link_loads.has_link_model = true;  // only the summary travels
     r.link_loads.max_load = p.max_link_load();
     r.link_loads.average_load = p.avg_link_load();
     r.link_loads.links_used = p.links_used();
