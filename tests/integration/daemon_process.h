@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,8 @@ class DaemonProcess {
     pid_ = fork();
     if (pid_ < 0) return Fail("fork failed");
     if (pid_ == 0) {
+      // The daemon dies with the test, even when the test crashes.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
       dup2(out[1], 1);
       const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (log >= 0) dup2(log, 2);
