@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "core/io/line_reader.h"
 #include "core/topology/hostlist.h"
 
 namespace hopmap {
@@ -24,14 +25,6 @@ struct Line {
   int number;
   std::string text;
 };
-
-absl::Status LineError(const std::string& path, int line, absl::string_view message) {
-  return absl::InvalidArgumentError(absl::StrCat(path, ":", line, ": ", message));
-}
-
-absl::Status FileError(const std::string& path, absl::string_view message) {
-  return absl::InvalidArgumentError(absl::StrCat(path, ": ", message));
-}
 
 // Reads the non-blank lines of `path` with '#' comments removed. With
 // `continuations`, a line ending in a backslash goes on with the next one (the
@@ -192,7 +185,7 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
       }
     }
   }
-  if (spec.switch_names.empty()) return FileError(path, "no SwitchName lines");
+  if (spec.switch_names.empty()) return SourceError(path, "no SwitchName lines");
   for (ChildRef& ref : children) {
     if (!switch_line.contains(ref.child)) {
       return LineError(path, ref.line,
@@ -201,7 +194,7 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
     }
     spec.links.emplace_back(std::move(ref.parent), std::move(ref.child));
   }
-  if (spec.node_names.empty()) return FileError(path, "no Nodes= under any switch");
+  if (spec.node_names.empty()) return SourceError(path, "no Nodes= under any switch");
   absl::StatusOr<SwitchGraphMachine> machine = SwitchGraphMachine::Create(std::move(spec));
   if (!machine.ok()) return InFile(path, machine.status());
   return machine;
@@ -279,7 +272,8 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>&
       }
     }
   }
-  if (spec.node_names.empty()) return FileError(path, "no 'node' lines: the machine has no nodes");
+  if (spec.node_names.empty())
+    return SourceError(path, "no 'node' lines: the machine has no nodes");
   std::vector<bool> attached(spec.node_names.size(), false);
   for (LinkRef& link : links) {
     auto ia = declared.find(link.a);
@@ -395,7 +389,7 @@ absl::StatusOr<DistanceMatrixMachine> DistanceMatrixFromLines(const std::vector<
     }
     row_line.push_back(line.number);
   }
-  if (row_line.empty()) return FileError(path, "no matrix rows");
+  if (row_line.empty()) return SourceError(path, "no matrix rows");
   if (row_line.size() != width) {
     return LineError(path, row_line.back(),
                      absl::StrCat("the matrix has ", row_line.size(), " rows of ", width,
