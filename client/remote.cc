@@ -43,19 +43,10 @@ absl::StatusOr<std::string> ReadText(const std::string& path, const std::string&
 // lines, joined with ','.
 absl::StatusOr<std::string> NodeSelectionText(const std::string& arg) {
   if (arg.empty() || arg[0] != '@') return arg;
-  const std::string path = arg.substr(1);
-  absl::StatusOr<std::string> text = ReadText(path, "node list");
-  if (!text.ok()) return text.status();
+  absl::StatusOr<std::vector<NodeListItem>> items = ReadNodeListFile(arg.substr(1));
+  if (!items.ok()) return items.status();
   std::vector<std::string> parts;
-  std::istringstream lines(*text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    absl::string_view item = line;
-    if (size_t hash = item.find('#'); hash != absl::string_view::npos) item = item.substr(0, hash);
-    item = absl::StripAsciiWhitespace(item);
-    if (!item.empty()) parts.emplace_back(item);
-  }
-  if (parts.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no nodes listed"));
+  for (NodeListItem& item : *items) parts.push_back(std::move(item.text));
   return absl::StrJoin(parts, ",");
 }
 

@@ -211,27 +211,36 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   return machine;
 }
 
-absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
-                                                      const Machine& machine) {
-  if (arg.empty() || arg[0] != '@') return ParseNodeSelection(arg, machine);
-  const std::string path = arg.substr(1);
+absl::StatusOr<std::vector<NodeListItem>> ReadNodeListFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open node list"));
-  std::vector<NodeId> nodes;
+  std::vector<NodeListItem> items;
   std::string line;
   for (int line_number = 1; std::getline(in, line); ++line_number) {
     absl::string_view text = line;
     if (size_t hash = text.find('#'); hash != absl::string_view::npos) text = text.substr(0, hash);
     text = absl::StripAsciiWhitespace(text);
-    if (text.empty()) continue;
-    absl::StatusOr<std::vector<NodeId>> part = ParseNodeSelection(text, machine);
+    if (!text.empty()) items.push_back({line_number, std::string(text)});
+  }
+  if (items.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no nodes listed"));
+  return items;
+}
+
+absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
+                                                      const Machine& machine) {
+  if (arg.empty() || arg[0] != '@') return ParseNodeSelection(arg, machine);
+  const std::string path = arg.substr(1);
+  absl::StatusOr<std::vector<NodeListItem>> items = ReadNodeListFile(path);
+  if (!items.ok()) return items.status();
+  std::vector<NodeId> nodes;
+  for (const NodeListItem& item : *items) {
+    absl::StatusOr<std::vector<NodeId>> part = ParseNodeSelection(item.text, machine);
     if (!part.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": ", part.status().message()));
+          absl::StrCat(path, ":", item.line, ": ", part.status().message()));
     }
     nodes.insert(nodes.end(), part->begin(), part->end());
   }
-  if (nodes.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no nodes listed"));
   return nodes;
 }
 

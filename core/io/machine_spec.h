@@ -30,6 +30,15 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
 absl::StatusOr<std::vector<NodeId>> ReadNodeSelection(const std::string& arg,
                                                       const Machine& machine);
 
+// The items of a node-list file (@FILE): each non-blank line with '#' comments
+// removed, with its line number. NotFound if the file cannot be opened;
+// InvalidArgument "FILE: no nodes listed" if it holds no item.
+struct NodeListItem {
+  int line = 0;
+  std::string text;
+};
+absl::StatusOr<std::vector<NodeListItem>> ReadNodeListFile(const std::string& path);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_IO_MACHINE_SPEC_H_
