@@ -71,6 +71,9 @@ struct MapInput {
   // The graph's pattern when a portfolio already analysed it; grid mappers analyse
   // the graph themselves when it is null.
   const PatternReport* pattern = nullptr;
+  // A valid mapping to start from (local searches such as refine improve it; GRASP
+  // and MAHD may seed a start with it). Null: the mapper starts from its own.
+  const std::vector<SlotId>* initial = nullptr;
 };
 
 // One algorithm a solve tried, as the report lists it.

@@ -1,0 +1,55 @@
+#include "core/mappers/placement.h"
+
+#include <utility>
+
+#include "core/metrics/hop_bytes.h"
+
+namespace hopmap {
+
+Placement::Placement(const TaskGraph& graph, const Allocation& allocation,
+                     std::vector<SlotId> slot_of_task)
+    : graph_(&graph),
+      allocation_(&allocation),
+      slot_of_task_(std::move(slot_of_task)),
+      task_of_slot_(allocation.num_slots(), kNoTask) {
+  for (TaskId t = 0; t < static_cast<TaskId>(slot_of_task_.size()); ++t) {
+    task_of_slot_[slot_of_task_[t]] = t;
+  }
+  hop_bytes_ = ComputeHopBytes(graph, allocation, slot_of_task_);
+}
+
+HopBytes Placement::CostAt(TaskId task, SlotId slot, TaskId ignore) const {
+  HopBytes cost = 0;
+  graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {
+    if (u != ignore) cost += w * Hops(slot, slot_of_task_[u]);
+  });
+  return cost;
+}
+
+HopBytes Placement::SwapDelta(SlotId a, SlotId b) const {
+  if (a == b) return 0;
+  const TaskId ta = task_of_slot_[a];
+  const TaskId tb = task_of_slot_[b];
+  // The edge between ta and tb (if any) keeps its length: hops are symmetric.
+  HopBytes delta = 0;
+  if (ta != kNoTask) delta += CostAt(ta, b, tb) - CostAt(ta, a, tb);
+  if (tb != kNoTask) delta += CostAt(tb, a, ta) - CostAt(tb, b, ta);
+  return delta;
+}
+
+void Placement::SwapSlots(SlotId a, SlotId b, HopBytes delta) {
+  const TaskId ta = task_of_slot_[a];
+  const TaskId tb = task_of_slot_[b];
+  task_of_slot_[a] = tb;
+  task_of_slot_[b] = ta;
+  if (ta != kNoTask) slot_of_task_[ta] = b;
+  if (tb != kNoTask) slot_of_task_[tb] = a;
+  hop_bytes_ += delta;
+}
+
+std::vector<SlotId> Placement::Release() && {
+  task_of_slot_.clear();
+  return std::move(slot_of_task_);
+}
+
+}  // namespace hopmap

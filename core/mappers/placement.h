@@ -1,0 +1,62 @@
+// Placement: a mapping being improved in place, with its inverse and the exact
+// hop-bytes change of exchanging two slots' occupants. The kernel every local search
+// (refine, grasp, mahd, ohtma, hybrid) shares.
+#ifndef HOPMAP_CORE_MAPPERS_PLACEMENT_H_
+#define HOPMAP_CORE_MAPPERS_PLACEMENT_H_
+
+#include <vector>
+
+#include "core/graph/task_graph.h"
+#include "core/topology/allocation.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+inline constexpr TaskId kNoTask = -1;
+
+// Slots may outnumber tasks: a slot without a task is empty, and moving a task to
+// an empty slot is an exchange with nobody. Tasks on one node are 0 hops apart, so
+// exchanging two tasks of one node changes nothing. Cost of an exchange is O(deg)
+// of the two tasks; the graph and allocation must outlive the placement.
+class Placement {
+ public:
+  // `slot_of_task` must be a valid mapping (ValidateMapping) of `graph` onto
+  // `allocation`. Computes hop-bytes once (parallel).
+  Placement(const TaskGraph& graph, const Allocation& allocation, std::vector<SlotId> slot_of_task);
+
+  [[nodiscard]] const TaskGraph& graph() const { return *graph_; }
+  [[nodiscard]] const Allocation& allocation() const { return *allocation_; }
+  [[nodiscard]] const std::vector<SlotId>& slot_of_task() const { return slot_of_task_; }
+  [[nodiscard]] SlotId slot_of(TaskId task) const { return slot_of_task_[task]; }
+  // kNoTask for an empty slot.
+  [[nodiscard]] TaskId task_at(SlotId slot) const { return task_of_slot_[slot]; }
+  [[nodiscard]] int64_t num_slots() const { return static_cast<int64_t>(task_of_slot_.size()); }
+  // Hop-bytes of the current mapping, kept exact through every exchange.
+  [[nodiscard]] HopBytes hop_bytes() const { return hop_bytes_; }
+
+  [[nodiscard]] int32_t Hops(SlotId a, SlotId b) const {
+    return allocation_->HopsBetweenSlots(a, b);
+  }
+  // Sum of w(task, u) * hops(slot, slot of u) over task's neighbours u other than
+  // `ignore`: what task's edges would cost if it sat on `slot`.
+  [[nodiscard]] HopBytes CostAt(TaskId task, SlotId slot, TaskId ignore = kNoTask) const;
+  // Hop-bytes change if the occupants of slots a and b are exchanged (either may be
+  // empty; a == b gives 0). Negative is an improvement.
+  [[nodiscard]] HopBytes SwapDelta(SlotId a, SlotId b) const;
+  // Exchanges the occupants of a and b; `delta` must be SwapDelta(a, b).
+  void SwapSlots(SlotId a, SlotId b, HopBytes delta);
+
+  // The mapping, leaving the placement empty.
+  std::vector<SlotId> Release() &&;
+
+ private:
+  const TaskGraph* graph_;
+  const Allocation* allocation_;
+  std::vector<SlotId> slot_of_task_;
+  std::vector<TaskId> task_of_slot_;
+  HopBytes hop_bytes_ = 0;
+};
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_MAPPERS_PLACEMENT_H_
