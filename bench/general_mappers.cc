@@ -1,6 +1,7 @@
 // The constructive general mappers (gge, rcm, rec-bisect, mahd, emahd) on 4096-task
 // graphs onto a 16x16x16 torus: hop-bytes against in-order, and time to map.
-// Usage: general_mappers [emahd_seconds=5] [threads=0 (all)]
+// Usage: general_mappers [emahd_seconds=5] [threads=0 (all)] [large]
+// "large": 262144-task graphs onto torus:64x64x64 instead (scaling check).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +23,7 @@ struct GraphCase {
   GeneratorOptions options;
 };
 
-int Run(double emahd_seconds, int threads) {
+int Run(double emahd_seconds, int threads, bool large) {
   std::vector<GraphCase> graphs(3);
   graphs[0] = {"stencil2d-5 64x64", {}};
   graphs[0].options.kind = "stencil2d-5";
@@ -33,14 +34,23 @@ int Run(double emahd_seconds, int threads) {
   graphs[2] = {"random-geometric 4096", {}};
   graphs[2].options.kind = "random-geometric";
   graphs[2].options.tasks = 4096;
-  const char* const kMachines[] = {"torus:16x16x16", "torus:8x8x16:cores=4"};
+  std::vector<const char*> machines = {"torus:16x16x16", "torus:8x8x16:cores=4"};
+  if (large) {
+    graphs[0].options.dims = {512, 512};
+    graphs[1].options.dims = {64, 64, 64};
+    graphs[2].options.tasks = 64 * 64 * 64;
+    graphs[0].label = "stencil2d-5 512x512";
+    graphs[1].label = "stencil3d-7 64x64x64";
+    graphs[2].label = "random-geometric 262144";
+    machines = {"torus:64x64x64"};
+  }
   const char* const kMappers[] = {"in-order",   "random", "gge",  "rcm",
                                   "rec-bisect", "mahd",   "emahd"};
   tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   std::printf(
       "| graph | machine | mapper | hop-bytes | vs in-order | hops/byte | map s | variant |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (const char* spec : kMachines) {
+  for (const char* spec : machines) {
     absl::StatusOr<std::shared_ptr<Machine>> machine = ParseMachineSpec(spec);
     if (!machine.ok()) return 1;
     absl::StatusOr<Allocation> allocation = Allocation::WholeMachine(*machine);
@@ -84,5 +94,6 @@ int Run(double emahd_seconds, int threads) {
 int main(int argc, char** argv) {
   const double emahd_seconds = argc > 1 ? std::atof(argv[1]) : 5.0;
   const int threads = argc > 2 ? std::atoi(argv[2]) : 0;
-  return hopmap::Run(emahd_seconds, threads);
+  const bool large = argc > 3 && std::string(argv[3]) == "large";
+  return hopmap::Run(emahd_seconds, threads, large);
 }

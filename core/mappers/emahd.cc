@@ -22,13 +22,17 @@ absl::StatusOr<MapOutput> ExhaustiveMahdMapper::Map(const MapInput& input) const
   int64_t best_start = 0;
   MahdRun best = RunMahd(context, context.by_centrality[0]);
   hop_bytes[0] = best.hop_bytes;
-  int64_t done = 1;
+  int64_t done = 1;       // starts tried
+  int64_t completed = 1;  // starts that ran to the end
   while (done < num_starts && !input.stop.ShouldStop()) {
     const int64_t end = std::min(num_starts, done + batch);
     tbb::parallel_for(done, end, [&](int64_t i) {
-      hop_bytes[i] = RunMahd(context, context.by_centrality[i]).hop_bytes;
+      const MahdRun run = RunMahd(context, context.by_centrality[i], &input.stop);
+      if (!run.stopped) hop_bytes[i] = run.hop_bytes;
     });
     for (int64_t i = done; i < end; ++i) {
+      if (hop_bytes[i] == std::numeric_limits<HopBytes>::max()) continue;  // stopped
+      ++completed;
       if (hop_bytes[i] < hop_bytes[best_start]) best_start = i;
     }
     done = end;
@@ -38,7 +42,9 @@ absl::StatusOr<MapOutput> ExhaustiveMahdMapper::Map(const MapInput& input) const
   out.slot_of_task = best_start == 0
                          ? std::move(best.slot_of_task)
                          : RunMahd(context, context.by_centrality[best_start]).slot_of_task;
-  out.variant = absl::StrCat("start ", best_start, " of ", done, "/", num_starts);
+  out.variant = absl::StrCat("start ", best_start, " (node ",
+                             input.allocation.node_at(context.by_centrality[best_start]), "), ",
+                             completed, " of ", num_starts, " starts completed");
   return out;
 }
 

@@ -12,7 +12,8 @@ namespace hopmap {
 // batch starts only while the time limit allows, and the first start always runs.
 // Each start is deterministic, so the result depends only on how many starts ran:
 // identical across runs whenever every start fits the budget. variant names the
-// winning start and how many ran ("start 17 of 512/512").
+// winning start and how many ran ("start 17 (node 301), 512 of 512 starts
+// completed"). A run the time limit interrupts is dropped.
 class ExhaustiveMahdMapper final : public Mapper {
  public:
   absl::StatusOr<MapOutput> Map(const MapInput& input) const override;

@@ -21,7 +21,7 @@ MahdContext::MahdContext(const TaskGraph& graph, const Allocation& allocation)
                    [&graph](TaskId a, TaskId b) { return graph.degree(a) > graph.degree(b); });
 }
 
-MahdRun RunMahd(const MahdContext& context, int32_t start_position) {
+MahdRun RunMahd(const MahdContext& context, int32_t start_position, const StopCondition* stop) {
   const TaskGraph& graph = context.graph;
   const TaskId n = graph.num_tasks();
   MahdRun run;
@@ -36,6 +36,10 @@ MahdRun RunMahd(const MahdContext& context, int32_t start_position) {
   size_t restart_cursor = 0;
   int32_t last_position = -1;
   for (TaskId mapped = 0; mapped < n; ++mapped) {
+    if (stop != nullptr && (mapped & 1023) == 1023 && stop->ShouldStop()) {
+      run.stopped = true;
+      return run;
+    }
     TaskId t = kInvalidTask;
     int32_t p = -1;
     sources.clear();

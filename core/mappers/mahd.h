@@ -36,10 +36,13 @@ struct MahdContext {
 struct MahdRun {
   std::vector<SlotId> slot_of_task;
   HopBytes hop_bytes = 0;  // exact, summed as the tasks are placed
+  bool stopped = false;    // `stop` fired: the mapping is incomplete
 };
 
-// One MAHD run with its first task on `start_position`.
-MahdRun RunMahd(const MahdContext& context, int32_t start_position);
+// One MAHD run with its first task on `start_position`. With `stop`, checks it
+// every 1024 tasks and gives up (stopped) once it says so.
+MahdRun RunMahd(const MahdContext& context, int32_t start_position,
+                const StopCondition* stop = nullptr);
 
 }  // namespace hopmap
 

@@ -28,7 +28,9 @@ void AppendNearest(const Allocation& allocation, int32_t p, std::vector<int32_t>
 
 }  // namespace
 
-PositionGraph PositionGraph::Build(const Allocation& allocation) {
+namespace {
+
+PositionGraph BuildNeighbours(const Allocation& allocation) {
   const int32_t m = allocation.num_nodes();
   PositionGraph g;
   g.xadj.assign(m + 1, 0);
@@ -72,6 +74,57 @@ PositionGraph PositionGraph::Build(const Allocation& allocation) {
     AppendNearest(allocation, p, g.adj);
     g.xadj[p + 1] = static_cast<int64_t>(g.adj.size());
   }
+  return g;
+}
+
+// Blocks from breadth-first order (components one after another).
+void BuildBlocks(PositionGraph& g) {
+  const int32_t m = g.num_positions();
+  std::vector<int32_t> order;
+  order.reserve(m);
+  std::vector<uint8_t> seen(m, 0);
+  for (int32_t root = 0; root < m; ++root) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    const size_t begin = order.size();
+    order.push_back(root);
+    for (size_t i = begin; i < order.size(); ++i) {
+      for (int32_t q : g.neighbors(order[i])) {
+        if (!seen[q]) {
+          seen[q] = 1;
+          order.push_back(q);
+        }
+      }
+    }
+  }
+  const int32_t blocks = (m + PositionGraph::kBlockSize - 1) / PositionGraph::kBlockSize;
+  g.block_of.resize(m);
+  g.block_members = order;
+  g.block_member_xadj.resize(blocks + 1);
+  for (int32_t b = 0; b <= blocks; ++b) {
+    g.block_member_xadj[b] = std::min<int64_t>(m, int64_t{b} * PositionGraph::kBlockSize);
+  }
+  for (int32_t i = 0; i < m; ++i) g.block_of[order[i]] = i / PositionGraph::kBlockSize;
+  g.block_xadj.assign(blocks + 1, 0);
+  std::vector<int32_t> seen_from(blocks, -1);
+  for (int32_t b = 0; b < blocks; ++b) {
+    for (int64_t i = g.block_member_xadj[b]; i < g.block_member_xadj[b + 1]; ++i) {
+      for (int32_t q : g.neighbors(g.block_members[i])) {
+        const int32_t c = g.block_of[q];
+        if (c == b || seen_from[c] == b) continue;
+        seen_from[c] = b;
+        g.block_adj.push_back(c);
+      }
+    }
+    g.block_xadj[b + 1] = static_cast<int64_t>(g.block_adj.size());
+  }
+}
+
+}  // namespace
+
+PositionGraph PositionGraph::Build(const Allocation& allocation) {
+  PositionGraph g = BuildNeighbours(allocation);
+  BuildBlocks(g);
   return g;
 }
 
@@ -134,7 +187,13 @@ FreeSlotSearch::FreeSlotSearch(const Allocation& allocation, const PositionGraph
       index_in_free_(allocation.num_nodes()),
       stamp_(allocation.num_nodes(), 0),
       source_index_(allocation.num_nodes(), 0),
-      source_stamp_(allocation.num_nodes(), 0) {
+      source_stamp_(allocation.num_nodes(), 0),
+      free_in_block_(graph.num_blocks()),
+      block_stamp_(graph.num_blocks(), 0) {
+  for (int32_t b = 0; b < graph.num_blocks(); ++b) {
+    free_in_block_[b] =
+        static_cast<int32_t>(graph.block_member_xadj[b + 1] - graph.block_member_xadj[b]);
+  }
   std::iota(free_list_.begin(), free_list_.end(), 0);
   std::iota(index_in_free_.begin(), index_in_free_.end(), 0);
 }
@@ -150,6 +209,7 @@ SlotId FreeSlotSearch::Take(int32_t position) {
     index_in_free_[last] = i;
     free_list_.pop_back();
     index_in_free_[position] = -1;
+    --free_in_block_[graph_->block_of[position]];
   }
   return slot;
 }
@@ -177,6 +237,7 @@ int32_t FreeSlotSearch::FindBest(std::span<const PlacementSource> sources,
   if (++current_stamp_ == 0) {  // wrapped: clear the stamps once every 2^32 searches
     std::fill(stamp_.begin(), stamp_.end(), 0);
     std::fill(source_stamp_.begin(), source_stamp_.end(), 0);
+    std::fill(block_stamp_.begin(), block_stamp_.end(), 0);
     current_stamp_ = 1;
   }
   merged_.clear();
@@ -200,7 +261,12 @@ int32_t FreeSlotSearch::FindBest(std::span<const PlacementSource> sources,
     frontier_.push_back(s.position);
   }
   int levels_left = -1;  // set once a free node is seen
+  int64_t visited = static_cast<int64_t>(frontier_.size());
   while (!frontier_.empty()) {
+    if (candidates_.empty() && visited > kMaxFineVisits) {
+      BlockSearch();
+      break;
+    }
     for (int32_t p : frontier_) {
       if (HasFree(p) && candidates_.size() < static_cast<size_t>(kMaxCandidates)) {
         candidates_.push_back(p);
@@ -217,6 +283,7 @@ int32_t FreeSlotSearch::FindBest(std::span<const PlacementSource> sources,
         next_.push_back(q);
       }
     }
+    visited += static_cast<int64_t>(next_.size());
     frontier_.swap(next_);
   }
   // The sources' component is full: every free node is a candidate.
@@ -234,6 +301,42 @@ int32_t FreeSlotSearch::FindBest(std::span<const PlacementSource> sources,
     }
   }
   return best;
+}
+
+void FreeSlotSearch::BlockSearch() {
+  candidates_.clear();
+  frontier_.clear();
+  for (const PlacementSource& s : merged_) {
+    const int32_t b = graph_->block_of[s.position];
+    if (block_stamp_[b] == current_stamp_) continue;
+    block_stamp_[b] = current_stamp_;
+    frontier_.push_back(b);
+  }
+  int levels_left = -1;
+  while (!frontier_.empty()) {
+    for (int32_t b : frontier_) {
+      if (free_in_block_[b] == 0) continue;
+      for (int64_t i = graph_->block_member_xadj[b]; i < graph_->block_member_xadj[b + 1]; ++i) {
+        const int32_t p = graph_->block_members[i];
+        if (HasFree(p) && candidates_.size() < static_cast<size_t>(4 * kMaxCandidates)) {
+          candidates_.push_back(p);
+        }
+      }
+    }
+    if (levels_left < 0 && !candidates_.empty()) levels_left = kExtraLevels;
+    if (levels_left == 0 || candidates_.size() >= static_cast<size_t>(4 * kMaxCandidates)) break;
+    if (levels_left > 0) --levels_left;
+    next_.clear();
+    for (int32_t b : frontier_) {
+      for (int64_t e = graph_->block_xadj[b]; e < graph_->block_xadj[b + 1]; ++e) {
+        const int32_t c = graph_->block_adj[e];
+        if (block_stamp_[c] == current_stamp_) continue;
+        block_stamp_[c] = current_stamp_;
+        next_.push_back(c);
+      }
+    }
+    frontier_.swap(next_);
+  }
 }
 
 std::vector<int32_t> ReverseCuthillMcKee(std::span<const int64_t> xadj,

@@ -19,10 +19,24 @@ namespace hopmap {
 // a position with none of those, and every position on other machines, gets the
 // allocated nodes at its smallest distance (at most kMaxNearest of them, lowest
 // positions first). It is a search aid: distances still come from the allocation.
+//
+// Blocks: consecutive runs of kBlockSize positions in breadth-first order over
+// that graph (so each block is a compact patch), with the graph between blocks.
+// A search that must cross a large full region walks blocks, kBlockSize times
+// fewer steps.
 struct PositionGraph {
   static constexpr int kMaxNearest = 16;
+  static constexpr int kBlockSize = 64;
   std::vector<int64_t> xadj;  // num_nodes + 1 offsets
   std::vector<int32_t> adj;
+  std::vector<int32_t> block_of;           // per position
+  std::vector<int64_t> block_member_xadj;  // per block + 1
+  std::vector<int32_t> block_members;      // positions, by block
+  std::vector<int64_t> block_xadj;         // per block + 1
+  std::vector<int32_t> block_adj;          // neighbouring blocks
+  [[nodiscard]] int32_t num_blocks() const {
+    return static_cast<int32_t>(block_member_xadj.size()) - 1;
+  }
 
   static PositionGraph Build(const Allocation& allocation);
   [[nodiscard]] int32_t num_positions() const { return static_cast<int32_t>(xadj.size()) - 1; }
@@ -53,12 +67,14 @@ struct PlacementSource {
 // for the cheapest free node near a set of source nodes. Not thread-safe: one per
 // greedy run. Cost per search: a breadth-first search over PositionGraph from the
 // sources that stops one level past the first free node (at most kMaxCandidates
-// candidates costed exactly); when the sources' component is full, a scan of all
-// free nodes.
+// candidates costed exactly); past kMaxFineVisits visited nodes, the same search
+// over blocks, costing the free nodes of the first blocks that have one; when
+// the sources' component is full, a scan of all free nodes.
 class FreeSlotSearch {
  public:
   static constexpr int kMaxCandidates = 64;
   static constexpr int kExtraLevels = 1;
+  static constexpr int kMaxFineVisits = 512;
 
   FreeSlotSearch(const Allocation& allocation, const PositionGraph& graph);
 
@@ -83,6 +99,8 @@ class FreeSlotSearch {
     int64_t secondary;
   };
   Cost CostAt(int32_t q) const;
+  // Fills candidates_ from a breadth-first search over blocks.
+  void BlockSearch();
 
   const Allocation* allocation_;
   const PositionGraph* graph_;
@@ -97,6 +115,8 @@ class FreeSlotSearch {
   std::vector<uint32_t> source_stamp_;
   std::vector<PlacementSource> merged_;
   std::vector<int32_t> frontier_, next_, candidates_;
+  std::vector<int32_t> free_in_block_;  // positions with a free core, per block
+  std::vector<uint32_t> block_stamp_;
 };
 
 // Reverse Cuthill-McKee order of a CSR graph (xadj/adj, symmetric or not): each

@@ -241,6 +241,50 @@ TEST(PositionGraphTest, TorusNeighboursAndCentrality) {
             (std::vector<int32_t>{1, 2}));
 }
 
+// The search reaches a lone free node across a full machine, whichever way it
+// gets there: breadth-first over nodes (near), over blocks (far, past
+// kMaxFineVisits), or the scan of free nodes (another component).
+TEST(FreeSlotSearchTest, FindsTheOnlyFreeNode) {
+  Allocation whole = *Allocation::WholeMachine(Torus({16, 16, 16}, 2));
+  const PositionGraph graph = PositionGraph::Build(whole);
+  const std::vector<int32_t> order = PositionsByCentrality(whole);
+  for (int32_t lone : {1, 16 * 16 + 16 + 1, 8 + 16 * 8 + 256 * 8}) {
+    FreeSlotSearch search(whole, graph);
+    for (int32_t p = 0; p < whole.num_nodes(); ++p) {
+      if (p == lone) continue;
+      search.Take(p);
+      search.Take(p);
+    }
+    const PlacementSource source{0, 1, 0};
+    EXPECT_EQ(search.FindBest({&source, 1}, order), lone);
+    EXPECT_EQ(search.Take(lone), 2 * lone);
+    EXPECT_EQ(search.FindBest({&source, 1}, order), lone);
+  }
+  // Two far apart pairs of nodes on a ring: each pair is its own component.
+  Allocation split = *Allocation::Create(Torus({64}), {0, 1, 32, 33}, 1);
+  const PositionGraph split_graph = PositionGraph::Build(split);
+  FreeSlotSearch search(split, split_graph);
+  search.Take(0);
+  search.Take(1);
+  const PlacementSource source{1, 1, 0};
+  // Position 2 (node 32) is 31 hops from node 1, position 3 (node 33) 32.
+  EXPECT_EQ(search.FindBest({&source, 1}, order), 2);
+}
+
+// A neighbour's node with a free core costs 0 hops: it wins over any other.
+TEST(FreeSlotSearchTest, PrefersTheNeighboursNodeWhileItHasCores) {
+  Allocation a = *Allocation::WholeMachine(Torus({4, 4}, 3));
+  const PositionGraph graph = PositionGraph::Build(a);
+  FreeSlotSearch search(a, graph);
+  const std::vector<PlacementSource> sources = {{5, 10, 0}, {6, 1, 0}};
+  EXPECT_EQ(search.FindBest(sources, {}), 5);
+  search.Take(5);
+  search.Take(5);
+  search.Take(5);
+  EXPECT_EQ(search.FindBest(sources, {}), 6);  // 1 hop from the heavy source
+  EXPECT_FALSE(search.HasFree(5));
+}
+
 TEST(ReverseCuthillMcKeeTest, PermutationThatFollowsAPath) {
   // A path 3-0-4-1-2 (ids shuffled): RCM walks it end to end.
   TaskGraphBuilder b(5);
