@@ -7,6 +7,7 @@
 #include <numeric>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "core/mappers/baselines.h"
 #include "core/topology/torus.h"
 
@@ -15,8 +16,12 @@ namespace {
 
 class Bisector {
  public:
-  Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed)
-      : graph_(graph), allocation_(allocation), local_of_task_(graph.num_tasks(), -1) {
+  Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
+           const RecursiveBisectionOptions& options)
+      : graph_(graph),
+        allocation_(allocation),
+        options_(options),
+        local_of_task_(graph.num_tasks(), -1) {
     METIS_SetDefaultOptions(metis_options_);
     metis_options_[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
     metis_options_[METIS_OPTION_NUMBERING] = 0;
@@ -99,7 +104,9 @@ class Bisector {
           ExternalCost(tasks, rest, second_rep) + ExternalCost(rest, tasks, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
-    if (!rest.empty()) RefineCut(tasks, rest, first_rep, second_rep);
+    if (!rest.empty() && options_.refine_passes > 0) {
+      RefineCut(tasks, rest, first_rep, second_rep);
+    }
     for (TaskId t : tasks) rep_of_task_[t] = first_rep;
     for (TaskId t : rest) rep_of_task_[t] = second_rep;
     Recurse(std::move(tasks), std::move(positions));
@@ -129,7 +136,7 @@ class Bisector {
   // neighbour's half); a pass that does not lower it is undone.
   void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t rep0,
                  int32_t rep1) {
-    constexpr int kPasses = 4;
+    const int kPasses = options_.refine_passes;
     const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
     ++mark_stamp_;
     for (TaskId t : part0) {
@@ -302,6 +309,8 @@ class Bisector {
       idx_t nvtxs = n, ncon = 1, nparts = 2, objval = 0;
       real_t tpwgts[2] = {static_cast<real_t>(first_count) / static_cast<real_t>(n), 0};
       tpwgts[1] = 1 - tpwgts[0];
+      metis_options_[METIS_OPTION_NCUTS] =
+          n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
       const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr,
                                                   nullptr, wgt.data(), &nparts, tpwgts, nullptr,
                                                   metis_options_, &objval, part.data());
@@ -363,6 +372,7 @@ class Bisector {
 
   const TaskGraph& graph_;
   const Allocation& allocation_;
+  const RecursiveBisectionOptions options_;
   idx_t metis_options_[METIS_NOPTIONS];
   std::vector<idx_t> scaled_;
   std::vector<int32_t> local_of_task_;
@@ -378,10 +388,26 @@ class Bisector {
 
 }  // namespace
 
+absl::Status RecursiveBisectionOptions::Validate() const {
+  if (metis_cuts < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("metis_cuts must be >= 1, got ", metis_cuts));
+  }
+  if (multi_cut_max_tasks < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("multi_cut_max_tasks must be >= 0, got ", multi_cut_max_tasks));
+  }
+  if (refine_passes < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("refine_passes must be >= 0, got ", refine_passes));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<MapOutput> RecursiveBisectionMapper::Map(const MapInput& input) const {
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
+  if (absl::Status s = options_.Validate(); !s.ok()) return s;
   MapOutput out;
-  out.slot_of_task = Bisector(input.graph, input.allocation, input.options.seed).Run();
+  out.slot_of_task = Bisector(input.graph, input.allocation, input.options.seed, options_).Run();
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "core/mappers/mapper.h"
 #include "core/mappers/position_graph.h"
 #include "core/mappers/random_stream.h"
+#include "core/mappers/rec_bisect.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/fattree.h"
 #include "core/topology/torus.h"
@@ -197,6 +198,25 @@ TEST(ConstructiveMappersTest, SameSeedSameThreadsSameMapping) {
       });
       EXPECT_EQ(first, second) << c.label << " / " << name;
     }
+  }
+}
+
+TEST(RecursiveBisectionTest, OptionsValidateAndOneCutStillValid) {
+  RecursiveBisectionOptions options;
+  EXPECT_TRUE(options.Validate().ok());
+  options.metis_cuts = 0;
+  EXPECT_FALSE(options.Validate().ok());
+  options.metis_cuts = 1;
+  options.refine_passes = 0;
+  EXPECT_TRUE(options.Validate().ok());
+  const RecursiveBisectionMapper plain(options);
+  for (const Case& c : Cases()) {
+    MapperOptions mapper_options;
+    const StopCondition stop(absl::Now() + absl::Seconds(30));
+    auto out = plain.Map({*c.graph, *c.allocation, mapper_options, stop});
+    ASSERT_TRUE(out.ok()) << c.label << ": " << out.status();
+    EXPECT_TRUE(ValidateMapping(*c.allocation, c.graph->num_tasks(), out->slot_of_task).ok())
+        << c.label;
   }
 }
 
