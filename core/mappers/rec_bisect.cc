@@ -17,8 +17,9 @@ namespace {
 class Bisector {
  public:
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
-           const RecursiveBisectionOptions& options)
+           const RecursiveBisectionOptions& options, const StopCondition& stop)
       : graph_(graph),
+        stop_(stop),
         allocation_(allocation),
         options_(options),
         local_of_task_(graph.num_tasks(), -1) {
@@ -36,6 +37,8 @@ class Bisector {
       }
     }
   }
+
+  [[nodiscard]] bool stopped() const { return stopped_; }
 
   std::vector<SlotId> Run() {
     slot_of_task_.assign(graph_.num_tasks(), kInvalidSlot);
@@ -80,6 +83,13 @@ class Bisector {
       return;
     }
     SplitPositions(positions);
+    if (stopped_ || (stopped_ = stop_.ShouldStop())) {
+      // Out of time: the halves' order still keeps nearby tasks nearby.
+      for (size_t i = 0; i < tasks.size(); ++i) {
+        slot_of_task_[tasks[i]] = positions[i / cores] * cores + static_cast<SlotId>(i % cores);
+      }
+      return;
+    }
     const size_t half = (positions.size() + 1) / 2;
     std::vector<int32_t> second(positions.begin() + half, positions.end());
     positions.resize(half);
@@ -371,6 +381,8 @@ class Bisector {
   }
 
   const TaskGraph& graph_;
+  const StopCondition& stop_;
+  bool stopped_ = false;  // the time limit fired: the rest is placed in order
   const Allocation& allocation_;
   const RecursiveBisectionOptions options_;
   idx_t metis_options_[METIS_NOPTIONS];
@@ -407,7 +419,9 @@ absl::StatusOr<MapOutput> RecursiveBisectionMapper::Map(const MapInput& input) c
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = options_.Validate(); !s.ok()) return s;
   MapOutput out;
-  out.slot_of_task = Bisector(input.graph, input.allocation, input.options.seed, options_).Run();
+  Bisector bisector(input.graph, input.allocation, input.options.seed, options_, input.stop);
+  out.slot_of_task = bisector.Run();
+  if (bisector.stopped()) out.variant = "time limit: last levels in split order";
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/fattree.h"
 #include "core/topology/torus.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tbb/task_arena.h"
 
@@ -218,6 +219,30 @@ TEST(RecursiveBisectionTest, OptionsValidateAndOneCutStillValid) {
     EXPECT_TRUE(ValidateMapping(*c.allocation, c.graph->num_tasks(), out->slot_of_task).ok())
         << c.label;
   }
+}
+
+TEST(RecursiveBisectionTest, ExpiredTimeLimitStillGivesAValidMapping) {
+  const RecursiveBisectionMapper mapper;
+  MapperOptions options;
+  const StopCondition expired(absl::Now() - absl::Seconds(1));
+  for (const Case& c : Cases()) {
+    auto out = mapper.Map({*c.graph, *c.allocation, options, expired});
+    ASSERT_TRUE(out.ok()) << c.label << ": " << out.status();
+    EXPECT_TRUE(ValidateMapping(*c.allocation, c.graph->num_tasks(), out->slot_of_task).ok())
+        << c.label;
+    if (c.allocation->num_nodes() > 1) {
+      EXPECT_THAT(out->variant, ::testing::HasSubstr("time limit"));
+    }
+  }
+  // emahd still runs its first start.
+  const std::vector<Case> cases = Cases();
+  const Case& c = cases.front();
+  MapInput input{*c.graph, *c.allocation, options, expired};
+  auto emahd = BuiltinMappers().Create("emahd");
+  auto out = (*emahd)->Map(input);
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(ValidateMapping(*c.allocation, c.graph->num_tasks(), out->slot_of_task).ok());
+  EXPECT_THAT(out->variant, ::testing::HasSubstr("1 of 256 starts completed"));
 }
 
 TEST(MahdTest, RunKeepsExactHopBytesAndEmahdIsNoWorse) {
