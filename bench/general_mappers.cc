@@ -1,7 +1,8 @@
 // The constructive general mappers (gge, rcm, rec-bisect, mahd, emahd) on 4096-task
 // graphs onto a 16x16x16 torus: hop-bytes against in-order, and time to map.
 // Usage: general_mappers [emahd_seconds=5] [threads=0 (all)] [large]
-// "large": 262144-task graphs onto torus:64x64x64 instead (scaling check).
+// "large": 262144-task graphs onto torus:64x64x64 instead (scaling check); any
+// other third argument is a machine spec to use instead (e.g. fattree:16x16x16).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,7 @@ struct GraphCase {
   GeneratorOptions options;
 };
 
-int Run(double emahd_seconds, int threads, bool large) {
+int Run(double emahd_seconds, int threads, bool large, const char* machine_spec) {
   std::vector<GraphCase> graphs(3);
   graphs[0] = {"stencil2d-5 64x64", {}};
   graphs[0].options.kind = "stencil2d-5";
@@ -43,6 +44,8 @@ int Run(double emahd_seconds, int threads, bool large) {
     graphs[1].label = "stencil3d-7 64x64x64";
     graphs[2].label = "random-geometric 262144";
     machines = {"torus:64x64x64"};
+  } else if (machine_spec != nullptr) {
+    machines = {machine_spec};
   }
   const char* const kMappers[] = {"in-order",   "random", "gge",  "rcm",
                                   "rec-bisect", "mahd",   "emahd"};
@@ -95,5 +98,5 @@ int main(int argc, char** argv) {
   const double emahd_seconds = argc > 1 ? std::atof(argv[1]) : 5.0;
   const int threads = argc > 2 ? std::atoi(argv[2]) : 0;
   const bool large = argc > 3 && std::string(argv[3]) == "large";
-  return hopmap::Run(emahd_seconds, threads, large);
+  return hopmap::Run(emahd_seconds, threads, large, argc > 3 && !large ? argv[3] : nullptr);
 }

@@ -9,20 +9,42 @@
 namespace hopmap {
 namespace {
 
-// Allocated nodes at the smallest distance from p (at most kMaxNearest, lowest
-// positions first). O(m).
-void AppendNearest(const Allocation& allocation, int32_t p, std::vector<int32_t>& out) {
+// p's neighbours among the allocated nodes at the smallest three distances: up to
+// kMaxNearest at the smallest, kFarther at each of the next two, taken in cyclic
+// position order after p (so the lists knit nodes of equal distance into one
+// connected circulant, not a star onto the lowest positions). Keeps the graph
+// connected across a fat tree's leaf switches and a fragmented allocation's
+// islands. O(m).
+void AppendNearest(const Allocation& allocation, int32_t p, bool link_farther,
+                   std::vector<int32_t>& hops, std::vector<int32_t>& out) {
+  const int kLevels = link_farther ? 3 : 1;
+  constexpr size_t kFarther = 4;
   const int32_t m = allocation.num_nodes();
-  int32_t best = std::numeric_limits<int32_t>::max();
-  const size_t start = out.size();
+  hops.resize(m);
+  int32_t distances[3];
+  int levels = 0;
   for (int32_t q = 0; q < m; ++q) {
     if (q == p) continue;
     const int32_t h = allocation.HopsBetweenPositions(p, q);
-    if (h < best) {
-      best = h;
-      out.resize(start);
+    hops[q] = h;
+    // Insert h into the sorted list of the smallest distinct distances.
+    int i = 0;
+    while (i < levels && distances[i] < h) ++i;
+    if (i < levels && distances[i] == h) continue;
+    if (i == kLevels) continue;
+    for (int k = std::min(levels, kLevels - 1); k > i; --k) distances[k] = distances[k - 1];
+    distances[i] = h;
+    levels = std::min(levels + 1, kLevels);
+  }
+  for (int level = 0; level < levels; ++level) {
+    const size_t want = level == 0 ? PositionGraph::kMaxNearest : kFarther;
+    size_t taken = 0;
+    for (int32_t step = 1; step < m && taken < want; ++step) {
+      const int32_t q = (p + step) % m;
+      if (hops[q] != distances[level]) continue;
+      out.push_back(q);
+      ++taken;
     }
-    if (h == best && out.size() - start < PositionGraph::kMaxNearest) out.push_back(q);
   }
 }
 
@@ -30,7 +52,8 @@ void AppendNearest(const Allocation& allocation, int32_t p, std::vector<int32_t>
 
 namespace {
 
-PositionGraph BuildNeighbours(const Allocation& allocation) {
+PositionGraph BuildNeighbours(const Allocation& allocation, bool link_farther) {
+  std::vector<int32_t> hops;
   const int32_t m = allocation.num_nodes();
   PositionGraph g;
   g.xadj.assign(m + 1, 0);
@@ -65,13 +88,13 @@ PositionGraph BuildNeighbours(const Allocation& allocation) {
           if (std::find(g.adj.begin() + before, g.adj.end(), q) == g.adj.end()) g.adj.push_back(q);
         }
       }
-      if (g.adj.size() == before) AppendNearest(allocation, p, g.adj);
+      if (g.adj.size() == before) AppendNearest(allocation, p, link_farther, hops, g.adj);
       g.xadj[p + 1] = static_cast<int64_t>(g.adj.size());
     }
     return g;
   }
   for (int32_t p = 0; p < m; ++p) {
-    AppendNearest(allocation, p, g.adj);
+    AppendNearest(allocation, p, link_farther, hops, g.adj);
     g.xadj[p + 1] = static_cast<int64_t>(g.adj.size());
   }
   return g;
@@ -122,8 +145,8 @@ void BuildBlocks(PositionGraph& g) {
 
 }  // namespace
 
-PositionGraph PositionGraph::Build(const Allocation& allocation) {
-  PositionGraph g = BuildNeighbours(allocation);
+PositionGraph PositionGraph::Build(const Allocation& allocation, bool link_farther) {
+  PositionGraph g = BuildNeighbours(allocation, link_farther);
   BuildBlocks(g);
   return g;
 }

@@ -17,8 +17,10 @@ namespace hopmap {
 // A directed neighbour list per allocation position. On a torus or mesh the
 // neighbours are the allocated nodes one hop away (found from coordinates, O(m));
 // a position with none of those, and every position on other machines, gets the
-// allocated nodes at its smallest distance (at most kMaxNearest of them, lowest
-// positions first). It is a search aid: distances still come from the allocation.
+// allocated nodes at its smallest distance (at most kMaxNearest of them) and a few
+// at each of the next two distances, the next ones after it in cyclic position
+// order, so that fat-tree leaves and allocation islands stay linked. It is a
+// search aid: distances still come from the allocation.
 //
 // Blocks: consecutive runs of kBlockSize positions in breadth-first order over
 // that graph (so each block is a compact patch), with the graph between blocks.
@@ -38,7 +40,9 @@ struct PositionGraph {
     return static_cast<int32_t>(block_member_xadj.size()) - 1;
   }
 
-  static PositionGraph Build(const Allocation& allocation);
+  // link_farther = false keeps only the smallest distance (rcm's node order:
+  // on a fat tree, leaf after leaf).
+  static PositionGraph Build(const Allocation& allocation, bool link_farther = true);
   [[nodiscard]] int32_t num_positions() const { return static_cast<int32_t>(xadj.size()) - 1; }
   [[nodiscard]] std::span<const int32_t> neighbors(int32_t p) const {
     return {adj.data() + xadj[p], adj.data() + xadj[p + 1]};

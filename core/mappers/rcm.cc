@@ -10,7 +10,7 @@ absl::StatusOr<MapOutput> RcmMapper::Map(const MapInput& input) const {
   const TaskGraph& graph = input.graph;
   const Allocation& allocation = input.allocation;
   const std::vector<int32_t> task_order = ReverseCuthillMcKee(graph.xadj(), graph.adjncy());
-  const PositionGraph positions = PositionGraph::Build(allocation);
+  const PositionGraph positions = PositionGraph::Build(allocation, /*link_farther=*/false);
   const std::vector<int32_t> node_order = ReverseCuthillMcKee(positions.xadj, positions.adj);
   const int32_t cores = allocation.cores_per_node();
   MapOutput out;

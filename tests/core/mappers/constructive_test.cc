@@ -279,11 +279,16 @@ TEST(PositionGraphTest, TorusNeighboursAndCentrality) {
   }
   EXPECT_EQ(PositionsByCentrality(line).front(), 2);
   EXPECT_EQ(PositionGraph::Build(line).neighbors(0).size(), 1u);
-  // A fat tree has no coordinates-based neighbours: nearest nodes (same leaf).
+  // A fat tree has no coordinates-based neighbours: the nearest nodes (same
+  // leaf) and a few at the next distances, cyclically after the node itself.
   Allocation tree = *Allocation::WholeMachine(FatTree({2, 3}));
   const PositionGraph t = PositionGraph::Build(tree);
-  EXPECT_EQ(std::vector<int32_t>(t.neighbors(0).begin(), t.neighbors(0).end()),
-            (std::vector<int32_t>{1, 2}));
+  auto list = [](const PositionGraph& g, int32_t p) {
+    return std::vector<int32_t>(g.neighbors(p).begin(), g.neighbors(p).end());
+  };
+  EXPECT_EQ(list(t, 0), (std::vector<int32_t>{1, 2, 3, 4, 5}));
+  Allocation tree16 = *Allocation::WholeMachine(FatTree({4, 4}));
+  EXPECT_EQ(list(PositionGraph::Build(tree16), 5), (std::vector<int32_t>{6, 7, 4, 8, 9, 10, 11}));
 }
 
 // The search reaches a lone free node across a full machine, whichever way it
