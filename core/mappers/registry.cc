@@ -6,6 +6,7 @@
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/ohtma.h"
 #include "core/mappers/portfolio.h"
 
 namespace hopmap {
@@ -42,6 +43,8 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
   add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
       [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  add("ohtma", "greedy placement, best-pair exchanges, backtrack to the best prefix (seed 004)",
+      [] { return std::unique_ptr<Mapper>(new OhtmaMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;
