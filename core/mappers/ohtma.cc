@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -42,6 +44,53 @@ namespace {
 
 using Wide = __int128;
 
+// Hops between some positions of the allocation, dense and 16-bit (as Allocation
+// keeps them): built once per solve, so that the greedy's row sums and the exchange
+// phase read rows of memory instead of asking the machine model (allocations above
+// Allocation::kDefaultDenseLimit nodes have no dense matrix of their own).
+class PositionHops {
+ public:
+  // positions[i] is the allocation position of index i. Fails if a hop count does
+  // not fit 16 bits.
+  static absl::StatusOr<PositionHops> Build(const Allocation& allocation,
+                                            std::vector<int32_t> positions) {
+    PositionHops table;
+    const size_t k = positions.size();
+    table.size_ = static_cast<int32_t>(k);
+    table.hops_.resize(k * k);
+    std::atomic<bool> too_far{false};
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, k, 16), [&](const tbb::blocked_range<size_t>& r) {
+          for (size_t a = r.begin(); a < r.end(); ++a) {
+            for (size_t b = 0; b < k; ++b) {
+              const int32_t h = allocation.HopsBetweenPositions(positions[a], positions[b]);
+              if (h > std::numeric_limits<uint16_t>::max()) too_far = true;
+              table.hops_[a * k + b] = static_cast<uint16_t>(h);
+            }
+          }
+        });
+    if (too_far) return absl::InvalidArgumentError("ohtma: a hop count exceeds 65535");
+    table.positions_ = std::move(positions);
+    return table;
+  }
+
+  [[nodiscard]] int32_t size() const { return size_; }
+  [[nodiscard]] const std::vector<int32_t>& positions() const { return positions_; }
+  [[nodiscard]] const uint16_t* Row(int32_t i) const {
+    return &hops_[static_cast<size_t>(i) * size_];
+  }
+  [[nodiscard]] int32_t operator()(int32_t i, int32_t j) const { return Row(i)[j]; }
+
+ private:
+  int32_t size_ = 0;
+  std::vector<int32_t> positions_;
+  std::vector<uint16_t> hops_;
+};
+
+// The whole allocation's table is built for the greedy when it is not much more work
+// than the greedy's own n x positions lookups and fits in memory (8192^2 x 2 bytes).
+constexpr int32_t kMaxTablePositions = 8192;
+
 // ----------------------------------------------------------------------------
 // Greedy placement (Algorithm 1, steps 1-19).
 
@@ -49,7 +98,9 @@ using Wide = __int128;
 // of the chosen task; unsel[p] = weighted degree - sel[p]. The processor sums depend
 // only on the node, so they are kept per allocation position; a node's free cores
 // are taken lowest first, the literal algorithm's tie-break.
-std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& allocation) {
+// `table` (may be null) holds every position of the allocation, in order.
+std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& allocation,
+                                      const PositionHops* table) {
   const TaskId n = graph.num_tasks();
   const int32_t positions = allocation.num_nodes();
   const int32_t cores = allocation.cores_per_node();
@@ -64,8 +115,13 @@ std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& 
                     [&](const tbb::blocked_range<int32_t>& r) {
                       for (int32_t q = r.begin(); q < r.end(); ++q) {
                         int64_t sum = 0;
-                        for (int32_t p = 0; p < positions; ++p) {
-                          sum += allocation.HopsBetweenPositions(q, p);
+                        if (table != nullptr) {
+                          const uint16_t* row = table->Row(q);
+                          for (int32_t p = 0; p < positions; ++p) sum += row[p];
+                        } else {
+                          for (int32_t p = 0; p < positions; ++p) {
+                            sum += allocation.HopsBetweenPositions(q, p);
+                          }
                         }
                         all_hops[q] = sum * cores;
                       }
@@ -99,8 +155,13 @@ std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& 
     slot_of_task[best_task] = best_position * cores + next_core[best_position]++;
     task_placed[best_task] = 1;
     graph.ForEachNeighbor(best_task, [&](TaskId u, Bytes w) { selected_bytes[u] += w; });
-    for (int32_t q = 0; q < positions; ++q) {
-      selected_hops[q] += allocation.HopsBetweenPositions(q, best_position);
+    if (table != nullptr) {  // hops are symmetric: read the chosen node's row
+      const uint16_t* row = table->Row(best_position);
+      for (int32_t q = 0; q < positions; ++q) selected_hops[q] += row[q];
+    } else {
+      for (int32_t q = 0; q < positions; ++q) {
+        selected_hops[q] += allocation.HopsBetweenPositions(q, best_position);
+      }
     }
   }
   return slot_of_task;
@@ -257,17 +318,16 @@ PassLog LiteralPass(Placement& placement, const std::vector<Bytes>& traffic, int
 // lost gain. Exact integers throughout, so the result is the literal pass's.
 class IncrementalPass {
  public:
-  // Fails if a hop count does not fit the 16-bit compact matrix.
-  static absl::StatusOr<IncrementalPass> Create(Placement& placement);
+  // `hops` covers every position the placement occupies; index_of_position maps an
+  // allocation position to its index in `hops`. The exchange phase only moves tasks
+  // between the slots they already occupy, so no other node is needed. Both must
+  // outlive the pass.
+  IncrementalPass(Placement& placement, const PositionHops& hops,
+                  const std::vector<int32_t>& index_of_position);
 
   PassLog Run(int64_t max_steps, const StopCondition& stop);
 
  private:
-  explicit IncrementalPass(Placement& placement) : placement_(&placement) {}
-
-  [[nodiscard]] int32_t Hops(int32_t compact_a, int32_t compact_b) const {
-    return hops_[static_cast<size_t>(compact_a) * num_compact_ + compact_b];
-  }
   // Gains of row a (entries b > a), indexed by b.
   HopBytes* Row(TaskId a) {
     const int64_t offset = static_cast<int64_t>(a) * (2 * static_cast<int64_t>(n_) - a - 1) / 2;
@@ -279,12 +339,9 @@ class IncrementalPass {
   void UpdateRow(TaskId a, TaskId m, TaskId n);
 
   Placement* placement_;
+  const PositionHops* hops_;
   TaskId n_ = 0;
-  // Compact index of each task's position: the exchange phase only moves tasks
-  // between the slots they already occupy, so only those nodes' hops are needed.
-  std::vector<int32_t> compact_of_task_;
-  int32_t num_compact_ = 0;
-  std::vector<uint16_t> hops_;  // num_compact_^2
+  std::vector<int32_t> hop_index_of_task_;  // index in hops_ of each task's node
   std::vector<HopBytes> gains_;
   std::vector<HopBytes> best_gain_;
   std::vector<TaskId> best_partner_;  // kInvalidTask: no unmarked partner after a
@@ -294,85 +351,80 @@ class IncrementalPass {
   std::vector<TaskId> changed_;           // tasks with c_x != 0, ascending
 };
 
-absl::StatusOr<IncrementalPass> IncrementalPass::Create(Placement& placement) {
-  IncrementalPass pass(placement);
+IncrementalPass::IncrementalPass(Placement& placement, const PositionHops& hops,
+                                 const std::vector<int32_t>& index_of_position)
+    : placement_(&placement), hops_(&hops), n_(placement.graph().num_tasks()) {
   const Allocation& allocation = placement.allocation();
-  pass.n_ = placement.graph().num_tasks();
-  std::vector<int32_t> compact_of_position(allocation.num_nodes(), -1);
-  std::vector<int32_t> positions;
-  for (TaskId t = 0; t < pass.n_; ++t) {
-    compact_of_position[allocation.PositionOfSlot(placement.slot_of(t))] = 0;
+  hop_index_of_task_.resize(n_);
+  for (TaskId t = 0; t < n_; ++t) {
+    hop_index_of_task_[t] = index_of_position[allocation.PositionOfSlot(placement.slot_of(t))];
   }
-  for (int32_t q = 0; q < allocation.num_nodes(); ++q) {
-    if (compact_of_position[q] == 0) {
-      compact_of_position[q] = static_cast<int32_t>(positions.size());
-      positions.push_back(q);
-    }
-  }
-  pass.num_compact_ = static_cast<int32_t>(positions.size());
-  const size_t k = positions.size();
-  pass.hops_.resize(k * k);
-  std::atomic<bool> too_far{false};
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, k, 16), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t a = r.begin(); a < r.end(); ++a) {
-      for (size_t b = 0; b < k; ++b) {
-        const int32_t h = allocation.HopsBetweenPositions(positions[a], positions[b]);
-        if (h > std::numeric_limits<uint16_t>::max()) too_far = true;
-        pass.hops_[a * k + b] = static_cast<uint16_t>(h);
-      }
-    }
-  });
-  if (too_far) return absl::InvalidArgumentError("ohtma: a hop count exceeds 65535");
-  pass.compact_of_task_.resize(pass.n_);
-  for (TaskId t = 0; t < pass.n_; ++t) {
-    pass.compact_of_task_[t] = compact_of_position[allocation.PositionOfSlot(placement.slot_of(t))];
-  }
-  pass.gains_.resize(static_cast<size_t>(pass.n_) * (pass.n_ - 1) / 2);
-  pass.best_gain_.resize(pass.n_);
-  pass.best_partner_.resize(pass.n_);
-  pass.coef_.assign(pass.n_, 0);
-  pass.slot_difference_.assign(pass.n_, 0);
-  return pass;
+  gains_.resize(static_cast<size_t>(n_) * (n_ - 1) / 2);
+  best_gain_.resize(n_);
+  best_partner_.resize(n_);
+  coef_.assign(n_, 0);
+  slot_difference_.assign(n_, 0);
 }
 
 void IncrementalPass::InitGains() {
   const TaskGraph& graph = placement_->graph();
+  const int32_t k = hops_->size();
   marked_.assign(n_, 0);
-  // cost_at[q] = C_a at compact position q, per thread.
-  const std::vector<HopBytes> zeros(num_compact_, 0);
+  std::fill(gains_.begin(), gains_.end(), 0);
+  // H(a, b) = C_a(f(a)) - C_a(f(b)) for every b comes from one vector: C_a at every
+  // node, a sum of deg(a) rows of the hop table. Each such vector is computed once
+  // and its H(a, b) added into entry {a, b} of the triangle; rows go in blocks, in
+  // parallel within a block, so that no two tasks add into one entry at once: for b
+  // in an earlier block the entry is in b's row (column a: only a writes it now),
+  // for b in a later block in a's own row, and pairs inside the block go through a
+  // small buffer added afterwards.
+  const std::vector<HopBytes> zeros(k, 0);
   tbb::enumerable_thread_specific<std::vector<HopBytes>> scratch(zeros);
-  auto costs_of = [&](TaskId a, std::vector<HopBytes>& cost_at) {
-    std::fill(cost_at.begin(), cost_at.end(), 0);
-    graph.ForEachNeighbor(a, [&](TaskId l, Bytes w) {
-      const uint16_t* row = &hops_[static_cast<size_t>(compact_of_task_[l]) * num_compact_];
-      for (int32_t q = 0; q < num_compact_; ++q) cost_at[q] += w * row[q];
-    });
-  };
-  // Row a: H(a, b) and the edge correction, for b > a.
-  tbb::parallel_for(tbb::blocked_range<TaskId>(0, n_, 8), [&](const tbb::blocked_range<TaskId>& r) {
-    std::vector<HopBytes>& cost_at = scratch.local();
-    for (TaskId a = r.begin(); a < r.end(); ++a) {
-      costs_of(a, cost_at);
-      const HopBytes current = cost_at[compact_of_task_[a]];
+  constexpr TaskId kBlock = 64;
+  std::vector<HopBytes> inside(static_cast<size_t>(kBlock) * kBlock);
+  for (TaskId a0 = 0; a0 < n_; a0 += kBlock) {
+    const TaskId a1 = std::min<TaskId>(n_, a0 + kBlock);
+    tbb::parallel_for(tbb::blocked_range<TaskId>(a0, a1, 4),
+                      [&](const tbb::blocked_range<TaskId>& r) {
+                        std::vector<HopBytes>& cost_at = scratch.local();
+                        for (TaskId a = r.begin(); a < r.end(); ++a) {
+                          std::fill(cost_at.begin(), cost_at.end(), 0);
+                          graph.ForEachNeighbor(a, [&](TaskId l, Bytes w) {
+                            const uint16_t* row = hops_->Row(hop_index_of_task_[l]);
+                            for (int32_t q = 0; q < k; ++q) cost_at[q] += w * row[q];
+                          });
+                          const HopBytes current = cost_at[hop_index_of_task_[a]];
+                          for (TaskId b = 0; b < a0; ++b) {
+                            Row(b)[a] += current - cost_at[hop_index_of_task_[b]];
+                          }
+                          HopBytes* in = &inside[static_cast<size_t>(a - a0) * kBlock];
+                          for (TaskId b = a0; b < a1; ++b) {
+                            in[b - a0] = current - cost_at[hop_index_of_task_[b]];
+                          }
+                          HopBytes* row = Row(a);
+                          for (TaskId b = a1; b < n_; ++b)
+                            row[b] += current - cost_at[hop_index_of_task_[b]];
+                        }
+                      });
+    for (TaskId a = a0; a < a1; ++a) {
       HopBytes* row = Row(a);
-      for (TaskId b = a + 1; b < n_; ++b) row[b] = current - cost_at[compact_of_task_[b]];
-      graph.ForEachNeighbor(a, [&](TaskId b, Bytes w) {
-        if (b > a) row[b] -= 2 * w * Hops(compact_of_task_[a], compact_of_task_[b]);
-      });
+      for (TaskId b = a + 1; b < a1; ++b) {
+        row[b] += inside[static_cast<size_t>(a - a0) * kBlock + (b - a0)] +
+                  inside[static_cast<size_t>(b - a0) * kBlock + (a - a0)];
+      }
     }
-  });
-  // Column b: H(b, a) for a < b (each entry written by one task).
-  tbb::parallel_for(tbb::blocked_range<TaskId>(0, n_, 8), [&](const tbb::blocked_range<TaskId>& r) {
-    std::vector<HopBytes>& cost_at = scratch.local();
-    for (TaskId b = r.begin(); b < r.end(); ++b) {
-      costs_of(b, cost_at);
-      const HopBytes current = cost_at[compact_of_task_[b]];
-      for (TaskId a = 0; a < b; ++a) Row(a)[b] += current - cost_at[compact_of_task_[a]];
-    }
-  });
+  }
+  // The a-b edge keeps its length: -2 w(a, b) B(f(a), f(b)); then each row's best.
   tbb::parallel_for(tbb::blocked_range<TaskId>(0, n_, 16),
                     [&](const tbb::blocked_range<TaskId>& r) {
-                      for (TaskId a = r.begin(); a < r.end(); ++a) RescanRow(a);
+                      for (TaskId a = r.begin(); a < r.end(); ++a) {
+                        HopBytes* row = Row(a);
+                        const uint16_t* hops_a = hops_->Row(hop_index_of_task_[a]);
+                        graph.ForEachNeighbor(a, [&](TaskId b, Bytes w) {
+                          if (b > a) row[b] -= 2 * w * hops_a[hop_index_of_task_[b]];
+                        });
+                        RescanRow(a);
+                      }
                     });
 }
 
@@ -447,10 +499,10 @@ PassLog IncrementalPass::Run(int64_t max_steps, const StopCondition& stop) {
     if (best.i == kInvalidTask) break;
     const TaskId m = best.i;
     const TaskId n = best.j;
-    const int32_t compact_m = compact_of_task_[m];
-    const int32_t compact_n = compact_of_task_[n];
+    const uint16_t* hops_from_m = hops_->Row(hop_index_of_task_[m]);
+    const uint16_t* hops_from_n = hops_->Row(hop_index_of_task_[n]);
     placement_->SwapSlots(placement_->slot_of(m), placement_->slot_of(n), -best.gain);
-    std::swap(compact_of_task_[m], compact_of_task_[n]);
+    std::swap(hop_index_of_task_[m], hop_index_of_task_[n]);
     marked_[m] = marked_[n] = 1;
     log.pairs.emplace_back(m, n);
     log.gains.push_back(best.gain);
@@ -472,13 +524,13 @@ PassLog IncrementalPass::Run(int64_t max_steps, const StopCondition& stop) {
     }
     std::sort(changed_.begin(), changed_.end());
     if (!changed_.empty()) {
-      // d(f(b)) = B(f(b), old slot of n) - B(f(b), old slot of m).
+      // d(f(b)) = B(old slot of n, f(b)) - B(old slot of m, f(b)), read along rows.
       tbb::parallel_for(tbb::blocked_range<TaskId>(0, n_, 1024),
                         [&](const tbb::blocked_range<TaskId>& r) {
                           for (TaskId b = r.begin(); b < r.end(); ++b) {
                             if (marked_[b]) continue;
-                            const int32_t cb = compact_of_task_[b];
-                            slot_difference_[b] = Hops(cb, compact_n) - Hops(cb, compact_m);
+                            const int32_t hb = hop_index_of_task_[b];
+                            slot_difference_[b] = hops_from_n[hb] - hops_from_m[hb];
                           }
                         });
     }
@@ -538,7 +590,7 @@ absl::StatusOr<std::vector<SlotId>> OhtmaGreedyPlacement(const TaskGraph& graph,
                                                          bool literal) {
   if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
   if (literal) return GreedyLiteral(graph, allocation, DenseTraffic(graph));
-  return GreedyIncremental(graph, allocation);
+  return GreedyIncremental(graph, allocation, /*table=*/nullptr);
 }
 
 absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
@@ -563,11 +615,46 @@ absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
     start = *input.initial;
   } else if (options_.literal) {
     start = GreedyLiteral(graph, allocation, traffic);
-  } else {
-    start = GreedyIncremental(graph, allocation);
+  }
+  const int32_t positions = allocation.num_nodes();
+  std::optional<PositionHops> all_positions;
+  if (!options_.literal && positions <= kMaxTablePositions &&
+      static_cast<int64_t>(positions) <= 4 * static_cast<int64_t>(n)) {
+    std::vector<int32_t> every(positions);
+    std::iota(every.begin(), every.end(), 0);
+    absl::StatusOr<PositionHops> table = PositionHops::Build(allocation, std::move(every));
+    if (!table.ok()) return table.status();
+    all_positions = *std::move(table);
+  }
+  if (input.initial == nullptr && !options_.literal) {
+    start = GreedyIncremental(graph, allocation, all_positions ? &*all_positions : nullptr);
   }
 
   Placement placement(graph, allocation, std::move(start));
+  // The exchange phase's hop table: the nodes the tasks occupy (the whole table when
+  // they occupy every node).
+  std::vector<int32_t> index_of_position(positions, -1);
+  std::optional<PositionHops> exchange_hops;
+  if (!options_.literal) {
+    std::vector<int32_t> occupied;
+    for (TaskId t = 0; t < n; ++t) {
+      index_of_position[allocation.PositionOfSlot(placement.slot_of(t))] = 0;
+    }
+    for (int32_t q = 0; q < positions; ++q) {
+      if (index_of_position[q] == 0) {
+        index_of_position[q] = static_cast<int32_t>(occupied.size());
+        occupied.push_back(q);
+      }
+    }
+    if (all_positions && occupied.size() == static_cast<size_t>(positions)) {
+      exchange_hops = std::move(all_positions);
+    } else {
+      all_positions.reset();
+      absl::StatusOr<PositionHops> table = PositionHops::Build(allocation, std::move(occupied));
+      if (!table.ok()) return table.status();
+      exchange_hops = *std::move(table);
+    }
+  }
   const int64_t steps = options_.exchange_steps > 0 ? options_.exchange_steps : n / 2;
   size_t kept = 0;
   size_t made = 0;
@@ -576,9 +663,8 @@ absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
     if (options_.literal) {
       log = LiteralPass(placement, traffic, steps, input.stop);
     } else {
-      absl::StatusOr<IncrementalPass> incremental = IncrementalPass::Create(placement);
-      if (!incremental.ok()) return incremental.status();
-      log = incremental->Run(steps, input.stop);
+      IncrementalPass incremental(placement, *exchange_hops, index_of_position);
+      log = incremental.Run(steps, input.stop);
     }
     const size_t kept_now = BacktrackToBestPrefix(placement, log);
     kept += kept_now;

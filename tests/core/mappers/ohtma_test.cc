@@ -95,6 +95,15 @@ std::vector<Case> SmallCases() {
                    {},
                    2,
                    RandomWeighted(40, 120, 3)});
+  // More tasks than the gain matrix's initialisation block (64 rows).
+  cases.push_back({"150 tasks, irregular weights, on a fragmented torus with 3 cores",
+                   Torus({6, 5, 4}, {true, true, false}),
+                   [] {
+                     std::vector<NodeId> nodes;
+                     for (NodeId v = 0; v < 120; v += 2) nodes.push_back(v);
+                     return nodes;
+                   }(),
+                   3, RandomWeighted(150, 500, 21)});
   cases.push_back({"ring on a mesh, fewer tasks",
                    Torus({5, 5}, {false, false}),
                    {},
