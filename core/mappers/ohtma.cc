@@ -333,6 +333,12 @@ class IncrementalPass {
     const int64_t offset = static_cast<int64_t>(a) * (2 * static_cast<int64_t>(n_) - a - 1) / 2;
     return gains_.data() + offset - (a + 1);
   }
+  struct Scratch {
+    std::vector<std::pair<Bytes, int32_t>> by_weight;
+    std::vector<int32_t> run_sum;
+    std::vector<HopBytes> cost_at;  // C_a at the node of each hop index
+  };
+  void CostsAtEveryNode(TaskId a, Scratch& scratch) const;
   void InitGains();
   void RescanRow(TaskId a);
   // Applies the exchange of (m, n) just made to row a; see Run.
@@ -366,9 +372,37 @@ IncrementalPass::IncrementalPass(Placement& placement, const PositionHops& hops,
   slot_difference_.assign(n_, 0);
 }
 
+void IncrementalPass::CostsAtEveryNode(TaskId a, Scratch& scratch) const {
+  // C_a(q) = sum over neighbours l of w(a, l) * B(q, f(l)). Neighbours of equal
+  // weight (all of them in the usual stencils and collectives) first add their hop
+  // rows in 32 bits, then one multiply per distinct weight: narrow adds vectorise.
+  const int32_t k = hops_->size();
+  std::vector<std::pair<Bytes, int32_t>>& by_weight = scratch.by_weight;
+  std::vector<int32_t>& run_sum = scratch.run_sum;
+  std::vector<HopBytes>& cost_at = scratch.cost_at;
+  by_weight.clear();
+  placement_->graph().ForEachNeighbor(
+      a, [&](TaskId l, Bytes w) { by_weight.emplace_back(w, hop_index_of_task_[l]); });
+  std::sort(by_weight.begin(), by_weight.end());
+  cost_at.assign(k, 0);
+  run_sum.resize(k);
+  // Up to 32768 rows of hops below 65536 add up to less than 2^31.
+  constexpr size_t kMaxRun = 32768;
+  for (size_t i = 0; i < by_weight.size();) {
+    const Bytes w = by_weight[i].first;
+    std::fill(run_sum.begin(), run_sum.end(), 0);
+    size_t j = i;
+    for (; j < by_weight.size() && by_weight[j].first == w && j - i < kMaxRun; ++j) {
+      const uint16_t* row = hops_->Row(by_weight[j].second);
+      for (int32_t q = 0; q < k; ++q) run_sum[q] += row[q];
+    }
+    for (int32_t q = 0; q < k; ++q) cost_at[q] += w * run_sum[q];
+    i = j;
+  }
+}
+
 void IncrementalPass::InitGains() {
   const TaskGraph& graph = placement_->graph();
-  const int32_t k = hops_->size();
   marked_.assign(n_, 0);
   std::fill(gains_.begin(), gains_.end(), 0);
   // H(a, b) = C_a(f(a)) - C_a(f(b)) for every b comes from one vector: C_a at every
@@ -378,21 +412,17 @@ void IncrementalPass::InitGains() {
   // in an earlier block the entry is in b's row (column a: only a writes it now),
   // for b in a later block in a's own row, and pairs inside the block go through a
   // small buffer added afterwards.
-  const std::vector<HopBytes> zeros(k, 0);
-  tbb::enumerable_thread_specific<std::vector<HopBytes>> scratch(zeros);
+  tbb::enumerable_thread_specific<Scratch> scratch;
   constexpr TaskId kBlock = 64;
   std::vector<HopBytes> inside(static_cast<size_t>(kBlock) * kBlock);
   for (TaskId a0 = 0; a0 < n_; a0 += kBlock) {
     const TaskId a1 = std::min<TaskId>(n_, a0 + kBlock);
     tbb::parallel_for(tbb::blocked_range<TaskId>(a0, a1, 4),
                       [&](const tbb::blocked_range<TaskId>& r) {
-                        std::vector<HopBytes>& cost_at = scratch.local();
+                        Scratch& local = scratch.local();
                         for (TaskId a = r.begin(); a < r.end(); ++a) {
-                          std::fill(cost_at.begin(), cost_at.end(), 0);
-                          graph.ForEachNeighbor(a, [&](TaskId l, Bytes w) {
-                            const uint16_t* row = hops_->Row(hop_index_of_task_[l]);
-                            for (int32_t q = 0; q < k; ++q) cost_at[q] += w * row[q];
-                          });
+                          CostsAtEveryNode(a, local);
+                          const std::vector<HopBytes>& cost_at = local.cost_at;
                           const HopBytes current = cost_at[hop_index_of_task_[a]];
                           for (TaskId b = 0; b < a0; ++b) {
                             Row(b)[a] += current - cost_at[hop_index_of_task_[b]];
@@ -447,19 +477,11 @@ void IncrementalPass::UpdateRow(TaskId a, TaskId m, TaskId n) {
   HopBytes* row = Row(a);
   const HopBytes ca = coef_[a];
   const int32_t da = slot_difference_[a];
-  if (ca != 0) {  // every entry of the row moves: update and rescan together
-    TaskId best = kInvalidTask;
-    HopBytes best_gain = 0;
-    for (TaskId b = a + 1; b < n_; ++b) {
-      if (marked_[b]) continue;
-      row[b] += (ca - coef_[b]) * (da - slot_difference_[b]);
-      if (best == kInvalidTask || row[b] > best_gain) {
-        best = b;
-        best_gain = row[b];
-      }
-    }
-    best_partner_[a] = best;
-    best_gain_[a] = best_gain;
+  if (ca != 0) {
+    // Every entry of the row moves. Marked partners' entries are updated too (never
+    // read again, and a loop without the test vectorises), then the row is rescanned.
+    for (TaskId b = a + 1; b < n_; ++b) row[b] += (ca - coef_[b]) * (da - slot_difference_[b]);
+    RescanRow(a);
     return;
   }
   bool rescan = best_partner_[a] == m || best_partner_[a] == n;
