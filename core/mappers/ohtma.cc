@@ -98,10 +98,17 @@ constexpr int32_t kMaxTablePositions = 8192;
 // of the chosen task; unsel[p] = weighted degree - sel[p]. The processor sums depend
 // only on the node, so they are kept per allocation position; a node's free cores
 // are taken lowest first, the literal algorithm's tie-break.
-// `table` (may be null) holds every position of the allocation, in order.
+// `table` (may be null) holds every position of the allocation, in order. When
+// `stop` (may be null) fires first, the tasks not yet placed take the free slots in
+// id order, so the caller still gets a valid start.
 std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& allocation,
-                                      const PositionHops* table) {
+                                      const PositionHops* table, const StopCondition* stop) {
   const TaskId n = graph.num_tasks();
+  if (stop != nullptr && stop->ShouldStop()) {
+    std::vector<SlotId> in_order(n);
+    std::iota(in_order.begin(), in_order.end(), 0);
+    return in_order;
+  }
   const int32_t positions = allocation.num_nodes();
   const int32_t cores = allocation.cores_per_node();
   std::vector<Bytes> weighted_degree(n);
@@ -131,6 +138,7 @@ std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& 
 
   std::vector<SlotId> slot_of_task(n, kInvalidSlot);
   for (TaskId k = 0; k < n; ++k) {
+    if (stop != nullptr && k % 64 == 63 && stop->ShouldStop()) break;
     const Wide scale = static_cast<Wide>(k) + 1;
     TaskId best_task = kInvalidTask;
     Wide best_comm = 0;
@@ -163,6 +171,17 @@ std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& 
         selected_hops[q] += allocation.HopsBetweenPositions(q, best_position);
       }
     }
+  }
+  // Stopped early: the remaining tasks take the free slots in order.
+  std::vector<uint8_t> slot_used(allocation.num_slots(), 0);
+  for (TaskId t = 0; t < n; ++t) {
+    if (task_placed[t]) slot_used[slot_of_task[t]] = 1;
+  }
+  SlotId next_free = 0;
+  for (TaskId t = 0; t < n; ++t) {
+    if (task_placed[t]) continue;
+    while (slot_used[next_free]) ++next_free;
+    slot_of_task[t] = next_free++;
   }
   return slot_of_task;
 }
@@ -612,7 +631,7 @@ absl::StatusOr<std::vector<SlotId>> OhtmaGreedyPlacement(const TaskGraph& graph,
                                                          bool literal) {
   if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
   if (literal) return GreedyLiteral(graph, allocation, DenseTraffic(graph));
-  return GreedyIncremental(graph, allocation, /*table=*/nullptr);
+  return GreedyIncremental(graph, allocation, /*table=*/nullptr, /*stop=*/nullptr);
 }
 
 absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
@@ -649,7 +668,8 @@ absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
     all_positions = *std::move(table);
   }
   if (input.initial == nullptr && !options_.literal) {
-    start = GreedyIncremental(graph, allocation, all_positions ? &*all_positions : nullptr);
+    start = GreedyIncremental(graph, allocation, all_positions ? &*all_positions : nullptr,
+                              &input.stop);
   }
 
   Placement placement(graph, allocation, std::move(start));
