@@ -9,6 +9,7 @@
 #include "core/mappers/hilbert.h"
 #include "core/mappers/mahd.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/ohtma.h"
 #include "core/mappers/portfolio.h"
 #include "core/mappers/rcm.h"
 #include "core/mappers/rec_bisect.h"
@@ -60,6 +61,8 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
   add("emahd",
       "MAHD from every start node within the time limit, in parallel; best kept (seed 001)",
       [] { return std::unique_ptr<Mapper>(new ExhaustiveMahdMapper()); });
+  add("ohtma", "greedy placement, best-pair exchanges, backtrack to the best prefix (seed 004)",
+      [] { return std::unique_ptr<Mapper>(new OhtmaMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;
