@@ -2,6 +2,7 @@
 #include "core/mappers/axis_order.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/cart_greedy.h"
+#include "core/mappers/exact.h"
 #include "core/mappers/fold.h"
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
@@ -42,6 +43,10 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
   add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
       [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  add("exact",
+      "branch and bound with the Gilmore-Lawler bound: proves the optimum for small graphs (seed "
+      "001)",
+      [] { return std::unique_ptr<Mapper>(new ExactMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;
