@@ -18,6 +18,7 @@ void AddGenCommand(CLI::App& root, Action& run);
 void AddAnalyzeCommand(CLI::App& root, Action& run);
 void AddMachinesCommand(CLI::App& root, Action& run);
 void AddAlgorithmsCommand(CLI::App& root, Action& run);
+void AddQapCommand(CLI::App& root, Action& run);
 
 }  // namespace hopmap::cli
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   hopmap::cli::AddGenCommand(app, run);
   hopmap::cli::AddMachinesCommand(app, run);
   hopmap::cli::AddAlgorithmsCommand(app, run);
+  hopmap::cli::AddQapCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

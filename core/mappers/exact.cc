@@ -22,8 +22,6 @@ namespace hopmap {
 namespace {
 
 constexpr HopBytes kNoCost = std::numeric_limits<HopBytes>::max();
-// Random starts of the incumbent's local search (plus in-order and the caller's).
-constexpr int kLocalSearchStarts = 16;
 // The subtrees below this depth are the parallel work items.
 constexpr int32_t kPrefixDepth = 2;
 // How many nodes a search visits between looks at the clock.
@@ -341,10 +339,11 @@ void ExchangeLocalSearch(Placement& placement, const StopCondition& stop) {
 
 // The incumbent: the best local optimum from the caller's mapping, in-order and
 // seeded random starts (lowest start index on ties).
-std::pair<HopBytes, std::vector<SlotId>> Incumbent(const MapInput& input) {
+std::pair<HopBytes, std::vector<SlotId>> Incumbent(const MapInput& input,
+                                                   const ExactOptions& options) {
   const TaskId n = input.graph.num_tasks();
   const int64_t slots = input.allocation.num_slots();
-  const int starts = kLocalSearchStarts + 2;
+  const int starts = options.local_search ? options.local_search_starts + 2 : 2;
   std::vector<HopBytes> cost(starts, kNoCost);
   std::vector<std::vector<SlotId>> mapping(starts);
   tbb::parallel_for(tbb::blocked_range<int>(0, starts, 1), [&](const tbb::blocked_range<int>& r) {
@@ -363,7 +362,7 @@ std::pair<HopBytes, std::vector<SlotId>> Incumbent(const MapInput& input) {
         start.resize(n);
       }
       Placement placement(input.graph, input.allocation, std::move(start));
-      ExchangeLocalSearch(placement, input.stop);
+      if (options.local_search) ExchangeLocalSearch(placement, input.stop);
       cost[s] = placement.hop_bytes();
       mapping[s] = std::move(placement).Release();
     }
@@ -402,7 +401,16 @@ void CollectPrefixes(Search& search, int32_t depth_limit, HopBytes limit,
 
 }  // namespace
 
+absl::Status ExactOptions::Validate() const {
+  if (local_search_starts < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("exact: local_search_starts must be >= 0, got ", local_search_starts));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<MapOutput> ExactMapper::Map(const MapInput& input) const {
+  if (absl::Status s = options_.Validate(); !s.ok()) return s;
   const TaskGraph& graph = input.graph;
   const Allocation& allocation = input.allocation;
   if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
@@ -430,7 +438,7 @@ absl::StatusOr<MapOutput> ExactMapper::Map(const MapInput& input) const {
     out.variant = "proven";
     return out;
   }
-  auto [incumbent_cost, incumbent] = Incumbent(input);
+  auto [incumbent_cost, incumbent] = Incumbent(input, options_);
 
   const Problem problem = BuildProblem(graph, allocation);
   std::atomic<HopBytes> shared_best{kNoCost};

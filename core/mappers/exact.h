@@ -28,9 +28,23 @@ inline constexpr int64_t kExactMaxSlots = 256;
 // (the first optimal leaf of the first subtree that has one) does not depend on the
 // thread count or timing. MapOutput::variant is "proven" when the search finished,
 // "not proven" when the budget ended first (the best mapping found is returned).
+struct ExactOptions {
+  // Seeded random starts of the incumbent's 2-exchange local search (in-order and
+  // the caller's initial mapping are always tried). With local_search false the
+  // incumbent is the in-order mapping as it is, so the search itself must find the
+  // optimum (tests use this).
+  int local_search_starts = 16;
+  bool local_search = true;
+  absl::Status Validate() const;
+};
+
 class ExactMapper final : public Mapper {
  public:
+  explicit ExactMapper(ExactOptions options = {}) : options_(options) {}
   absl::StatusOr<MapOutput> Map(const MapInput& input) const override;
+
+ private:
+  ExactOptions options_;
 };
 
 }  // namespace hopmap

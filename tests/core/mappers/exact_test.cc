@@ -60,14 +60,14 @@ TaskGraph RandomGraph(TaskId n, RandomStream& random, int density_in_3) {
 }
 
 absl::StatusOr<MapOutput> RunExact(const TaskGraph& g, const Allocation& alloc, int threads,
-                                   double seconds = 60) {
+                                   ExactOptions exact = {}, double seconds = 60) {
   MapperOptions options;
   options.time_limit_seconds = seconds;
   options.threads = threads;
   const StopCondition stop(absl::Now() + absl::Seconds(seconds));
   const MapInput input{g, alloc, options, stop};
   tbb::task_arena arena(threads);
-  return arena.execute([&] { return ExactMapper().Map(input); });
+  return arena.execute([&] { return ExactMapper(exact).Map(input); });
 }
 
 TEST(ExactMapperTest, AgreesWithBruteForce) {
@@ -92,11 +92,16 @@ TEST(ExactMapperTest, AgreesWithBruteForce) {
       TaskGraph g = RandomGraph(cases[c].tasks, random, 1 + static_cast<int>(seed % 3));
       auto alloc = *Allocation::Create(MakeTorus(cases[c].dims, cases[c].wrap), cases[c].nodes,
                                        cases[c].cores);
-      absl::StatusOr<MapOutput> out = RunExact(g, alloc, 2);
-      ASSERT_TRUE(out.ok()) << out.status();
-      ASSERT_TRUE(ValidateMapping(alloc, g.num_tasks(), out->slot_of_task).ok());
-      EXPECT_EQ(out->variant, "proven");
-      EXPECT_EQ(ComputeHopBytes(g, alloc, out->slot_of_task), BruteForceOptimum(g, alloc));
+      const HopBytes optimum = BruteForceOptimum(g, alloc);
+      // With and without the local search's incumbent: without it, the branch and
+      // bound alone has to find the optimum.
+      for (bool local_search : {true, false}) {
+        absl::StatusOr<MapOutput> out = RunExact(g, alloc, 2, {.local_search = local_search});
+        ASSERT_TRUE(out.ok()) << out.status();
+        ASSERT_TRUE(ValidateMapping(alloc, g.num_tasks(), out->slot_of_task).ok());
+        EXPECT_EQ(out->variant, "proven");
+        EXPECT_EQ(ComputeHopBytes(g, alloc, out->slot_of_task), optimum) << local_search;
+      }
     }
   }
 }
@@ -105,9 +110,11 @@ TEST(ExactMapperTest, SameMappingForAnyThreadCount) {
   RandomStream random(7, 0);
   TaskGraph g = RandomGraph(10, random, 2);
   auto alloc = *Allocation::Create(MakeTorus({4, 4}, true), {0, 1, 2, 4, 5, 6, 8, 9, 10, 15}, 1);
-  absl::StatusOr<MapOutput> one = RunExact(g, alloc, 1);
-  absl::StatusOr<MapOutput> two = RunExact(g, alloc, 2);
-  absl::StatusOr<MapOutput> four = RunExact(g, alloc, 4);
+  // Without the local search, so the parallel subtrees find the optimum themselves.
+  const ExactOptions no_local_search{.local_search = false};
+  absl::StatusOr<MapOutput> one = RunExact(g, alloc, 1, no_local_search);
+  absl::StatusOr<MapOutput> two = RunExact(g, alloc, 2, no_local_search);
+  absl::StatusOr<MapOutput> four = RunExact(g, alloc, 4, no_local_search);
   ASSERT_TRUE(one.ok() && two.ok() && four.ok());
   EXPECT_EQ(one->variant, "proven");
   EXPECT_EQ(one->slot_of_task, two->slot_of_task);
