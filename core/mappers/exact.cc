@@ -43,6 +43,9 @@ struct Problem {
   std::vector<std::vector<int32_t>> heaviest;
   // For slot k: the other slots, nearest first (ties by slot).
   std::vector<std::vector<int32_t>> nearest;
+  // For each position, the previous position with the same hops to every other
+  // position (a twin: e.g. two nodes under one fat-tree leaf switch), or -1.
+  std::vector<int32_t> previous_twin;
 
   [[nodiscard]] int64_t w(int32_t i, int32_t j) const {
     return weight[static_cast<size_t>(i) * n + j];
@@ -107,6 +110,20 @@ Problem BuildProblem(const TaskGraph& graph, const Allocation& allocation) {
       return p.w(i, a) != p.w(i, b) ? p.w(i, a) > p.w(i, b) : a < b;
     });
   }
+  // Twins: positions a < b with hops(a, c) == hops(b, c) for every other c. Hops are
+  // symmetric, so exchanging the contents of two empty twins changes no cost.
+  p.previous_twin.assign(p.positions, -1);
+  for (int32_t b = 0; b < p.positions; ++b) {
+    for (int32_t a = b - 1; a >= 0 && p.previous_twin[b] < 0; --a) {
+      bool twin = true;
+      for (int32_t c = 0; c < p.positions && twin; ++c) {
+        if (c != a && c != b) {
+          twin = allocation.HopsBetweenPositions(a, c) == allocation.HopsBetweenPositions(b, c);
+        }
+      }
+      if (twin) p.previous_twin[b] = a;
+    }
+  }
   p.nearest.resize(p.slots);
   for (int32_t k = 0; k < p.slots; ++k) {
     for (int32_t l = 0; l < p.slots; ++l) {
@@ -137,6 +154,7 @@ class Search {
         own_best_(own_best),
         slot_of_(problem.n, -1),
         used_(problem.slots, 0),
+        tasks_on_(problem.positions, 0),
         linear_(static_cast<size_t>(problem.n) * problem.slots, 0),
         children_(problem.n + 1) {}
 
@@ -146,6 +164,7 @@ class Search {
     fixed_ += linear_[static_cast<size_t>(d) * p_.slots + slot];
     slot_of_[d] = slot;
     used_[slot] = 1;
+    ++tasks_on_[slot / p_.cores];
     for (int32_t i = d + 1; i < p_.n; ++i) {
       const int64_t w = p_.w(i, d);
       if (w == 0) continue;
@@ -164,19 +183,25 @@ class Search {
       for (int32_t l = 0; l < p_.slots; ++l) row[l] -= w * p_.h(l, slot);
     }
     used_[slot] = 0;
+    --tasks_on_[slot / p_.cores];
     slot_of_[d] = -1;
     fixed_ -= linear_[static_cast<size_t>(d) * p_.slots + slot];
   }
 
   // The children of the current node that survive `limit` (bound < limit), with
   // their bounds, cheapest first (ties by slot). Only the lowest free core of each
-  // node is tried: free cores of one node are interchangeable.
+  // node is tried: free cores of one node are interchangeable. Likewise an empty node
+  // whose previous twin is empty too is skipped: the twin's branch covers it.
   std::vector<Child>& Children(HopBytes limit) {
     std::vector<Child>& out = children_[depth_];
     out.clear();
     const int32_t d = depth_;
     PrepareWeights();
     for (int32_t position = 0; position < p_.positions; ++position) {
+      if (tasks_on_[position] == 0) {
+        const int32_t twin = p_.previous_twin[position];
+        if (twin >= 0 && tasks_on_[twin] == 0) continue;
+      }
       int32_t slot = -1;
       for (int32_t c = 0; c < p_.cores; ++c) {
         const int32_t s = position * p_.cores + c;
@@ -306,6 +331,7 @@ class Search {
   HopBytes fixed_ = 0;  // hop-bytes among placed depths
   std::vector<int32_t> slot_of_;
   std::vector<char> used_;
+  std::vector<int32_t> tasks_on_;  // tasks per position
   // linear_[i][l]: hop-bytes of depth i's edges to placed depths if i sat on slot l.
   std::vector<int64_t> linear_;
   std::vector<std::vector<Child>> children_;  // per depth

@@ -21,7 +21,8 @@ inline constexpr int64_t kExactMaxSlots = 256;
 // an assignment of the unplaced tasks to the free slots where task i on slot k costs
 // its edges to placed tasks exactly and its edges among unplaced tasks by the
 // minimal scalar product with k's distances to the other free slots. Free cores of
-// one node are interchangeable, so only the lowest is tried. The incumbent starts from
+// one node are interchangeable, so only the lowest is tried; so are empty twin nodes
+// (the same hops to every other node), of which only the first is tried. The incumbent starts from
 // a 2-exchange local search (Placement) from several seeded starts. The subtrees
 // below the first two levels run in parallel on the caller's TBB arena; each keeps its
 // own best and prunes only strictly above the shared one, so the mapping returned

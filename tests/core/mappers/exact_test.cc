@@ -8,6 +8,7 @@
 #include "core/graph/task_graph.h"
 #include "core/mappers/random_stream.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/topology/fattree.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -17,6 +18,10 @@ namespace hopmap {
 namespace {
 
 using ::testing::HasSubstr;
+
+std::shared_ptr<const Machine> MakeFatTree(std::vector<int32_t> arities) {
+  return std::make_shared<FatTreeMachine>(*FatTreeMachine::Create(std::move(arities)));
+}
 
 std::shared_ptr<const Machine> MakeTorus(std::vector<int32_t> dims, bool wrap) {
   std::vector<bool> w(dims.size(), wrap);
@@ -72,26 +77,28 @@ absl::StatusOr<MapOutput> RunExact(const TaskGraph& g, const Allocation& alloc, 
 
 TEST(ExactMapperTest, AgreesWithBruteForce) {
   struct Case {
-    std::vector<int32_t> dims;
-    bool wrap;
+    std::shared_ptr<const Machine> machine;
     std::vector<NodeId> nodes;
     int32_t cores;
     TaskId tasks;
   };
   const std::vector<Case> cases = {
-      {{3, 3}, true, {0, 1, 2, 3, 4, 5, 6}, 1, 7},   // full
-      {{4, 4}, false, {0, 5, 10, 15, 3, 12}, 1, 5},  // scattered subset, an empty slot
-      {{8}, true, {7, 0, 3, 4}, 2, 7},               // several cores, an empty slot
-      {{2, 2, 2}, true, {0, 3, 5, 6}, 2, 6},         // several cores, two empty slots
-      {{6}, false, {5, 1, 3}, 3, 7},                 // three cores per node
+      {MakeTorus({3, 3}, true), {0, 1, 2, 3, 4, 5, 6}, 1, 7},   // full
+      {MakeTorus({4, 4}, false), {0, 5, 10, 15, 3, 12}, 1, 5},  // scattered, an empty slot
+      {MakeTorus({8}, true), {7, 0, 3, 4}, 2, 7},               // several cores, an empty slot
+      {MakeTorus({2, 2, 2}, true), {0, 3, 5, 6}, 2, 6},         // several cores, 2 empty slots
+      {MakeTorus({6}, false), {5, 1, 3}, 3, 7},                 // three cores per node
+      // Fat trees: nodes under one leaf switch are twins (the search tries one empty
+      // twin only), with empty nodes and several cores.
+      {MakeFatTree({2, 2, 3}), {0, 1, 2, 4, 6, 7, 9, 11}, 1, 6},
+      {MakeFatTree({2, 4}), {0, 1, 2, 5}, 2, 7},
   };
   for (size_t c = 0; c < cases.size(); ++c) {
     for (uint64_t seed = 0; seed < 4; ++seed) {
       SCOPED_TRACE(testing::Message() << "case " << c << " seed " << seed);
       RandomStream random(seed, c);
       TaskGraph g = RandomGraph(cases[c].tasks, random, 1 + static_cast<int>(seed % 3));
-      auto alloc = *Allocation::Create(MakeTorus(cases[c].dims, cases[c].wrap), cases[c].nodes,
-                                       cases[c].cores);
+      auto alloc = *Allocation::Create(cases[c].machine, cases[c].nodes, cases[c].cores);
       const HopBytes optimum = BruteForceOptimum(g, alloc);
       // With and without the local search's incumbent: without it, the branch and
       // bound alone has to find the optimum.
