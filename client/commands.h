@@ -19,6 +19,7 @@ void AddConvertCommand(CLI::App& root, Action& run);
 void AddAnalyzeCommand(CLI::App& root, Action& run);
 void AddMachinesCommand(CLI::App& root, Action& run);
 void AddAlgorithmsCommand(CLI::App& root, Action& run);
+void AddQapCommand(CLI::App& root, Action& run);
 
 }  // namespace hopmap::cli
 

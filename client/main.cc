@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   hopmap::cli::AddConvertCommand(app, run);
   hopmap::cli::AddMachinesCommand(app, run);
   hopmap::cli::AddAlgorithmsCommand(app, run);
+  hopmap::cli::AddQapCommand(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

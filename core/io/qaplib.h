@@ -19,7 +19,9 @@ absl::StatusOr<QapInstance> ParseQaplib(absl::string_view text, absl::string_vie
 absl::StatusOr<QapInstance> ReadQaplib(const std::string& path);
 
 // A .sln file: "n cost" then the permutation, 1-based (QAPLIB), separated by
-// whitespace or commas. Returned 0-based.
+// whitespace or commas. Returned 0-based. A permutation of 0..n-1 (a 0 and no n, as
+// in tai40a.sln) is read as 0-based. Some files store the inverse permutation
+// (BKS.tsv's sln_perm_note): the caller inverts those.
 struct QapSolution {
   int32_t n = 0;
   int64_t cost = 0;

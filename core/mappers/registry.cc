@@ -3,6 +3,7 @@
 #include "core/mappers/baselines.h"
 #include "core/mappers/cart_greedy.h"
 #include "core/mappers/emahd.h"
+#include "core/mappers/exact.h"
 #include "core/mappers/fold.h"
 #include "core/mappers/gge.h"
 #include "core/mappers/grid2d.h"
@@ -63,6 +64,10 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new ExhaustiveMahdMapper()); });
   add("ohtma", "greedy placement, best-pair exchanges, backtrack to the best prefix (seed 004)",
       [] { return std::unique_ptr<Mapper>(new OhtmaMapper()); });
+  add("exact",
+      "branch and bound with the Gilmore-Lawler bound: proves the optimum for small graphs (seed "
+      "001)",
+      [] { return std::unique_ptr<Mapper>(new ExactMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
+#include "core/metrics/gilmore_lawler.h"
 #include "tbb/blocked_range.h"
 #include "tbb/enumerable_thread_specific.h"
 #include "tbb/parallel_reduce.h"
@@ -39,7 +41,13 @@ LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation
 }
 
 LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation) {
-  return DegreeLowerBound(graph, allocation);
+  LowerBound best = DegreeLowerBound(graph, allocation);
+  // Both are valid, so the larger one is; GL only where it fits the budget.
+  if (std::optional<HopBytes> gl = GilmoreLawlerLowerBound(graph, allocation);
+      gl.has_value() && *gl > best.value) {
+    best = LowerBound{*gl, "gilmore-lawler"};
+  }
+  return best;
 }
 
 }  // namespace hopmap

@@ -23,7 +23,9 @@ struct LowerBound {
 // thread.
 LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation);
 
-// The best bound available for this size (today the degree bound).
+// The best bound available for this size: the larger of the degree bound and, where
+// it fits kGilmoreLawlerMaxWork, the Gilmore-Lawler bound (gilmore_lawler.h). `method`
+// is "degree" or "gilmore-lawler" (the degree bound wins ties).
 LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation);
 
 }  // namespace hopmap
