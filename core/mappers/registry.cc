@@ -3,10 +3,12 @@
 #include "core/mappers/baselines.h"
 #include "core/mappers/cart_greedy.h"
 #include "core/mappers/fold.h"
+#include "core/mappers/grasp.h"
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
 #include "core/mappers/mapper.h"
 #include "core/mappers/portfolio.h"
+#include "core/mappers/refine.h"
 
 namespace hopmap {
 
@@ -42,6 +44,11 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
   add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
       [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  // Local search and metaheuristics for any graph (seeds 000 PAIRS and 001).
+  add("refine", "pair-exchange local search (PAIRS) from --initial or the best fast start",
+      [] { return std::unique_ptr<Mapper>(new RefineMapper()); });
+  add("grasp", "GRASP (Li, Pardalos, Resende) + robust tabu search; sparse gains when large",
+      [] { return std::unique_ptr<Mapper>(new GraspMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;
