@@ -15,6 +15,7 @@ using Action = std::function<absl::Status()>;
 void AddMapCommand(CLI::App& root, Action& run);
 void AddEvalCommand(CLI::App& root, Action& run);
 void AddGenCommand(CLI::App& root, Action& run);
+void AddConvertCommand(CLI::App& root, Action& run);
 void AddAnalyzeCommand(CLI::App& root, Action& run);
 void AddMachinesCommand(CLI::App& root, Action& run);
 void AddAlgorithmsCommand(CLI::App& root, Action& run);

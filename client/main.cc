@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   hopmap::cli::AddEvalCommand(app, run);
   hopmap::cli::AddAnalyzeCommand(app, run);
   hopmap::cli::AddGenCommand(app, run);
+  hopmap::cli::AddConvertCommand(app, run);
   hopmap::cli::AddMachinesCommand(app, run);
   hopmap::cli::AddAlgorithmsCommand(app, run);
   try {

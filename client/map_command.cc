@@ -25,6 +25,7 @@ struct MapFlags {
   std::string routing = "dimension-order";
   double time_limit = 10.0;
   uint64_t seed = 1;
+  int64_t iteration_limit = 0;
   std::string format = "json";
   std::string output;
   bool quiet = false;
@@ -93,6 +94,7 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   request.set_routing(flags.routing);
   request.set_time_limit_seconds(flags.time_limit);
   request.set_seed(flags.seed);
+  request.set_iteration_limit(flags.iteration_limit);
   request.set_threads(flags.problem.threads);
 
   absl::StatusOr<MappingReport> report;
@@ -118,6 +120,7 @@ absl::Status RunMap(MapFlags& flags) {
   if (!format.ok()) return format.status();
   MapperOptions options;
   options.seed = flags.seed;
+  options.iteration_limit = flags.iteration_limit;
   options.time_limit_seconds = flags.time_limit;
   options.threads = flags.problem.threads;
   absl::StatusOr<Objective> objective = ParseObjective(flags.objective);
@@ -154,6 +157,12 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Budget in seconds for the whole solve (hopmapd may cap it)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--iterations", flags->iteration_limit,
+                  "Iterative searches (grasp, emahd, ...) stop after this many iterations; "
+                  "0: only --time-limit stops them. A search that ends on this limit gives the "
+                  "same answer on every run with the same --seed and --threads")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--format", flags->format,
                   "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
                   "SLURM_HOSTFILE for srun --distribution=arbitrary), mpich-rank-order (Cray "

@@ -442,6 +442,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
     options.routing = *routing;
   }
   options.seed = request.seed() == 0 ? 1 : request.seed();
+  options.iteration_limit = request.iteration_limit();
   if (request.threads() < 0) {
     return FieldError(
         "threads", absl::StrCat("must be >= 0 (0: the server's choice), got ", request.threads()));

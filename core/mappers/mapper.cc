@@ -34,6 +34,10 @@ absl::Status MapperOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("time limit must be a positive number of seconds, got ", time_limit_seconds));
   }
+  if (iteration_limit < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("iteration limit must be >= 0 (0: none), got ", iteration_limit));
+  }
   if (threads < 0) {
     return absl::InvalidArgumentError(absl::StrCat("threads must be >= 0, got ", threads));
   }

@@ -2,6 +2,7 @@
 #ifndef HOPMAP_CORE_MAPPERS_MAPPER_H_
 #define HOPMAP_CORE_MAPPERS_MAPPER_H_
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -32,6 +33,10 @@ struct MapperOptions {
   int threads = 0;                   // 0: every hardware thread
   Objective objective = Objective::kHopBytes;
   Routing routing = Routing::kDimensionOrder;  // for the congestion objective and reports
+  // Iterative searches (grasp, emahd, ...) stop after this many iterations or starts
+  // (0: only the time limit stops them). A search that stops on this limit before the
+  // deadline gives the same answer on every run; one stopped by the clock may not.
+  int64_t iteration_limit = 0;
   absl::Status Validate() const;
 };
 
@@ -45,6 +50,11 @@ class StopCondition {
            absl::Now() >= deadline_;
   }
   [[nodiscard]] absl::Time deadline() const { return deadline_; }
+  // The same cancellation with a deadline no later than `deadline` (a portfolio's
+  // share of its budget for one candidate).
+  [[nodiscard]] StopCondition Until(absl::Time deadline) const {
+    return StopCondition(std::min(deadline, deadline_), cancelled_);
+  }
 
  private:
   absl::Time deadline_;

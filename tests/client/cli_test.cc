@@ -233,3 +233,34 @@ TEST(CliTest, HelpAndListings) {
 
 }  // namespace
 }  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::RunHopmap;
+
+// A real profiler graph rewritten as Scotch .grf and back keeps every edge and weight;
+// errors name the file.
+TEST(ConvertCommandTest, RealGraphRoundTripsThroughScotchFormat) {
+  const std::string source =
+      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
+  const std::string grf = ::testing::TempDir() + "/convert_lulesh.grf";
+  const std::string back = ::testing::TempDir() + "/convert_lulesh.mtx";
+  ASSERT_EQ(RunHopmap("convert " + source + " -o " + grf).exit_code, 0);
+  ASSERT_EQ(RunHopmap("convert " + grf + " -o " + back).exit_code, 0);
+  const auto original = RunHopmap("convert " + source + " --to edgelist");
+  const auto round_trip = RunHopmap("convert " + back + " --to edgelist");
+  ASSERT_EQ(original.exit_code, 0);
+  EXPECT_EQ(original.out, round_trip.out);
+  EXPECT_NE(original.out.find("\n"), std::string::npos);
+
+  const auto missing = RunHopmap("convert /nonexistent/g.edgelist -o x.grf");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("/nonexistent/g.edgelist"), std::string::npos) << missing.err;
+  const auto bad_ext = RunHopmap("convert " + source + " -o " + ::testing::TempDir() + "/x.weird");
+  EXPECT_EQ(bad_ext.exit_code, 1);
+  EXPECT_NE(bad_ext.err.find("--to"), std::string::npos) << bad_ext.err;
+}
+
+}  // namespace
+}  // namespace hopmap
