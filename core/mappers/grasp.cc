@@ -507,8 +507,21 @@ absl::StatusOr<MapOutput> GraspMapper::Map(const MapInput& input) const {
           absl::StrCat("grasp: the initial mapping is invalid: ", s.message()));
     }
   }
-  if (input.allocation.num_slots() <= options_.dense_slot_limit) return MapDense(input, options_);
-  return MapSparse(input, options_);
+  // MapperOptions::iteration_limit L (a reproducible stop): L GRASP iterations,
+  // then L * size tabu iterations per chain, whichever caps are lower.
+  GraspOptions options = options_;
+  const int64_t limit = input.options.iteration_limit;
+  if (limit > 0) {
+    options.max_iterations =
+        options.max_iterations > 0 ? std::min(options.max_iterations, limit) : limit;
+    if (options.tabu_iterations >= 0) {
+      const int64_t tabu_cap = limit * input.allocation.num_slots();
+      options.tabu_iterations =
+          options.tabu_iterations > 0 ? std::min(options.tabu_iterations, tabu_cap) : tabu_cap;
+    }
+  }
+  if (input.allocation.num_slots() <= options.dense_slot_limit) return MapDense(input, options);
+  return MapSparse(input, options);
 }
 
 }  // namespace hopmap

@@ -48,6 +48,8 @@ struct GraspOptions {
 
 // Starts from input.initial (as iteration 0) when given. Deterministic for a given
 // seed and thread count when the iteration caps, not the clock, end the phases.
+// MapperOptions::iteration_limit L caps the GRASP iterations at L and each tabu
+// chain at L * slots iterations.
 class GraspMapper final : public Mapper {
  public:
   explicit GraspMapper(GraspOptions options = {}) : options_(options) {}

@@ -208,7 +208,12 @@ absl::StatusOr<MapOutput> RefineMapper::Map(const MapInput& input) const {
     start = RefineStartMapping(input.graph, input.allocation, &from);
   }
   Placement placement(input.graph, input.allocation, std::move(start));
-  const RefineStats stats = RefinePlacement(placement, options_, input.stop);
+  RefineOptions options = options_;
+  if (input.options.iteration_limit > 0) {
+    options.max_passes =
+        static_cast<int32_t>(std::min<int64_t>(options.max_passes, input.options.iteration_limit));
+  }
+  const RefineStats stats = RefinePlacement(placement, options, input.stop);
   MapOutput out;
   out.variant = absl::StrCat("from ", from, ", ", stats.passes, " passes, ", stats.exchanges,
                              " exchanges", stats.local_optimum ? "" : ", stopped early");

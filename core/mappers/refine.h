@@ -58,6 +58,7 @@ std::vector<SlotId> RefineStartMapping(const TaskGraph& graph, const Allocation&
                                        std::string* from = nullptr);
 
 // "refine": refines input.initial when given, else RefineStartMapping.
+// MapperOptions::iteration_limit caps the passes.
 class RefineMapper final : public Mapper {
  public:
   explicit RefineMapper(RefineOptions options = {}) : options_(options) {}

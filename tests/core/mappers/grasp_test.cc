@@ -119,6 +119,32 @@ TEST(GraspTest, DeterministicForSeedAndThreads) {
   EXPECT_LE(from_a, BruteHopBytes(sparse_graph, torus, a));
 }
 
+// MapperOptions::iteration_limit alone (default GraspOptions, so tabu search
+// would otherwise run to the deadline) gives the same answer twice, and the
+// registered mapper is this one.
+TEST(GraspTest, IterationLimitIsReproducible) {
+  const Allocation qap = RandomDistanceAllocation(20, 20, 9);
+  const TaskGraph graph = RandomGraph(20, 0.6, 30, 10);
+  auto run = [&] {
+    MapperOptions options;
+    options.seed = 4;
+    options.iteration_limit = 8;
+    const StopCondition stop(absl::Now() + absl::Seconds(60));
+    std::vector<SlotId> result;
+    tbb::task_arena arena(2);
+    arena.execute([&] {
+      std::unique_ptr<Mapper> mapper = *BuiltinMappers().Create("grasp");
+      absl::StatusOr<MapOutput> out = mapper->Map({graph, qap, options, stop});
+      ASSERT_TRUE(out.ok()) << out.status();
+      result = out->slot_of_task;
+    });
+    return result;
+  };
+  const std::vector<SlotId> first = run();
+  EXPECT_EQ(first, run());
+  EXPECT_TRUE(ValidateMapping(qap, graph.num_tasks(), first).ok());
+}
+
 TEST(GraspTest, OptionsValidate) {
   EXPECT_TRUE(GraspOptions{}.Validate().ok());
   GraspOptions options;
