@@ -22,6 +22,10 @@ absl::Status RefineOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("refine: all_pairs_slot_limit must be >= 0, got ", all_pairs_slot_limit));
   }
+  if (slots_per_node < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("refine: slots_per_node must be >= 1, got ", slots_per_node));
+  }
   if (block_size < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("refine: block_size must be >= 1, got ", block_size));
@@ -38,27 +42,74 @@ struct BestExchange {
 
 // The best improving exchange of `task` against the current state (lowest delta,
 // then lowest slot), read-only so blocks of tasks can be searched in parallel.
-BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_pairs) {
+//
+// Cheaper than a SwapDelta per candidate: a task's cost on a node is the same for
+// every core of it, and with C_t(s) = sum of w(t,u) * hops(s, slot of u) over all
+// of t's neighbours u, exchanging t (on slot a) with t' (on slot b) changes
+// hop-bytes by C_t(b) - C_t(a) + C_t'(a) - C_t'(b) + 2 w(t,t') hops(a,b) (t' at b
+// and t at a count 0 hops in C_t(b) and C_t'(a)). So C_t(a) is computed once,
+// C_t(b) once per node, and each occupied candidate costs O(deg t').
+// RefinePlacement re-checks the chosen exchange with SwapDelta before applying it.
+BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_pairs,
+                              int32_t slots_per_node, int32_t pass) {
+  const TaskGraph& graph = placement.graph();
   const int32_t cores = placement.allocation().cores_per_node();
   const SlotId from = placement.slot_of(task);
   const int32_t from_position = from / cores;
+  const HopBytes cost_here = placement.CostAt(task, from);
   BestExchange best;
-  auto consider = [&](SlotId to) {
+  auto weight_to = [&](TaskId other) -> Bytes {
+    for (EdgeIndex e = graph.xadj()[task]; e < graph.xadj()[task + 1]; ++e) {
+      if (graph.adjncy()[e] == other) return graph.adjwgt()[e];
+    }
+    return 0;
+  };
+  auto try_node = [&](int32_t position, int32_t first_core, int32_t count) {
     // Exchanges within one node change nothing (0 hops apart either way).
-    if (to / cores == from_position) return;
-    const HopBytes delta = placement.SwapDelta(from, to);
-    if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {
-      best.delta = delta;
-      best.slot = to;
+    if (position == from_position) return;
+    const SlotId base = position * cores;
+    const HopBytes move = placement.CostAt(task, base) - cost_here;
+    bool tried_empty = false;
+    for (int32_t i = 0; i < count; ++i) {
+      const SlotId to = base + (first_core + i) % cores;
+      const TaskId other = placement.task_at(to);
+      HopBytes delta = move;
+      if (other == kNoTask) {
+        // Every empty core of a node is as good as the first.
+        if (tried_empty) continue;
+        tried_empty = true;
+      } else {
+        graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
+          const SlotId su = placement.slot_of(u);
+          delta += w * (placement.Hops(from, su) - placement.Hops(to, su));
+        });
+        delta += 2 * weight_to(other) * placement.Hops(from, to);
+      }
+      if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {
+        best.delta = delta;
+        best.slot = to;
+      }
     }
   };
   if (all_pairs) {
-    const SlotId slots = static_cast<SlotId>(placement.num_slots());
-    for (SlotId to = 0; to < slots; ++to) consider(to);
+    const int32_t nodes = placement.allocation().num_nodes();
+    for (int32_t position = 0; position < nodes; ++position) try_node(position, 0, cores);
   } else {
-    placement.graph().ForEachNeighbor(task, [&](TaskId u, Bytes) {
-      const SlotId first = placement.slot_of(u) / cores * cores;
-      for (int32_t c = 0; c < cores; ++c) consider(first + c);
+    // Each neighbour's node once; on nodes with many cores a window of them that
+    // moves with the pass and the task, so that work per pass stays bounded and
+    // successive passes see the other cores.
+    std::vector<int32_t> seen;
+    const int32_t window = std::min(cores, slots_per_node);
+    const int32_t offset =
+        window == cores
+            ? 0
+            : static_cast<int32_t>(
+                  (static_cast<int64_t>(task) * 7 + static_cast<int64_t>(pass) * window) % cores);
+    graph.ForEachNeighbor(task, [&](TaskId u, Bytes) {
+      const int32_t position = placement.slot_of(u) / cores;
+      if (std::find(seen.begin(), seen.end(), position) != seen.end()) return;
+      seen.push_back(position);
+      try_node(position, offset, window);
     });
   }
   if (best.delta >= 0) best.slot = -1;
@@ -79,12 +130,13 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
     for (TaskId begin = 0; begin < n; begin += options.block_size) {
       if (stop.ShouldStop()) return stats;
       const TaskId end = std::min<TaskId>(n, begin + options.block_size);
-      tbb::parallel_for(tbb::blocked_range<TaskId>(begin, end, 4),
-                        [&](const tbb::blocked_range<TaskId>& range) {
-                          for (TaskId t = range.begin(); t != range.end(); ++t) {
-                            best[t - begin] = FindBestExchange(placement, t, all_pairs);
-                          }
-                        });
+      tbb::parallel_for(
+          tbb::blocked_range<TaskId>(begin, end, 4), [&](const tbb::blocked_range<TaskId>& range) {
+            for (TaskId t = range.begin(); t != range.end(); ++t) {
+              best[t - begin] =
+                  FindBestExchange(placement, t, all_pairs, options.slots_per_node, pass);
+            }
+          });
       // Earlier exchanges of this block may have changed a later task's gain:
       // re-check each against the current state before applying it.
       for (TaskId t = begin; t < end; ++t) {
@@ -95,10 +147,10 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
         if (delta < 0) {
           placement.SwapSlots(from, candidate.slot, delta);
           ++applied;
+          ++stats.exchanges;
         }
       }
     }
-    stats.exchanges += applied;
     if (applied == 0) {
       // Nothing changed during the pass, so every task was checked against this
       // very state: no candidate exchange improves it.

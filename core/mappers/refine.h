@@ -21,6 +21,10 @@ struct RefineOptions {
   // local optimum); above it only the slots on the nodes of a task's neighbours
   // (occupied or empty), which keeps a pass near O(sum of deg^2 * cores) for 1M tasks.
   int64_t all_pairs_slot_limit = 512;
+  // Above that limit, slots tried per neighbour node: all its cores when it has at
+  // most this many, else a window of this many that shifts with the pass and the
+  // task (then "local optimum" means: none among the pass's candidates improves).
+  int32_t slots_per_node = 8;
   // Tasks whose best exchange is searched in parallel against one state before the
   // improving ones are applied in task order (each re-checked against the current
   // state). A constant, so results do not depend on the thread count.
@@ -31,7 +35,7 @@ struct RefineOptions {
 struct RefineStats {
   int32_t passes = 0;          // passes started
   int64_t exchanges = 0;       // exchanges applied
-  bool local_optimum = false;  // the last pass found no improving exchange
+  bool local_optimum = false;  // the last pass found no improving exchange among its candidates
 };
 
 // Improves `placement` in place by exchanging slot occupants (task-task or

@@ -77,7 +77,9 @@ TEST(RefineTest, NeighbourModeImprovesExactlyAndIsThreadIndependent) {
   const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 9);
   const HopBytes start_hb = BruteHopBytes(graph, allocation, start);
   std::vector<std::vector<SlotId>> results;
-  for (int threads : {1, 2, 2}) {
+  // All 4 cores of a neighbour's node, then a window of 3 of them that moves.
+  for (int threads : {1, 2, 2, 1, 2}) {
+    options.slots_per_node = results.size() < 3 ? 8 : 3;
     tbb::task_arena arena(threads);
     arena.execute([&] {
       Placement placement(graph, allocation, start);
@@ -89,6 +91,7 @@ TEST(RefineTest, NeighbourModeImprovesExactlyAndIsThreadIndependent) {
   }
   EXPECT_EQ(results[0], results[1]);
   EXPECT_EQ(results[1], results[2]);
+  EXPECT_EQ(results[3], results[4]);
 }
 
 TEST(RefineTest, MapperRefinesTheInitialMappingAndRejectsABadOne) {
