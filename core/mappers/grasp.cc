@@ -253,8 +253,10 @@ std::vector<Stage1Pair> Stage1Candidates(const DenseQap& q, const GraspOptions& 
 }
 
 // Li, Pardalos and Resende's randomized greedy construction.
+// When `stop` fires it places the remaining tasks on the free slots in order, so a
+// large construction never runs far past the deadline.
 std::vector<int32_t> DenseConstruct(const DenseQap& q, const std::vector<Stage1Pair>& stage1,
-                                    double alpha, RandomStream& random) {
+                                    double alpha, RandomStream& random, const StopCondition& stop) {
   const size_t s = q.size;
   std::vector<int32_t> perm(q.size, -1);
   std::vector<char> slot_used(q.size, 0);
@@ -283,7 +285,16 @@ std::vector<int32_t> DenseConstruct(const DenseQap& q, const std::vector<Stage1P
   // (cost, random tie-break, task, slot): ties are common (every slot costs 0 for a
   // task with no placed neighbour) and must not favour low task or slot numbers.
   std::vector<std::tuple<int64_t, uint64_t, int32_t, int32_t>> candidates;
-  while (!unplaced.empty()) {
+  for (int64_t step = 0; !unplaced.empty(); ++step) {
+    if (step % 16 == 15 && stop.ShouldStop()) {
+      int32_t next = 0;
+      for (int32_t task : unplaced) {
+        while (slot_used[next]) ++next;
+        perm[task] = next;
+        slot_used[next] = 1;
+      }
+      break;
+    }
     candidates.clear();
     for (int32_t i : unplaced) {
       const int64_t* row = &cost_at[i * s];
@@ -408,16 +419,20 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
     if (end <= done) break;
     std::vector<DenseResult> round(end - done);
     tbb::parallel_for(done, end, [&](int64_t k) {
+      // Past the deadline only iteration 0 (the required answer) still runs.
+      if (k > 0 && input.stop.ShouldStop()) return;
       RandomStream random(input.options.seed, static_cast<uint64_t>(k));
-      std::vector<int32_t> perm = (k == 0 && input.initial != nullptr)
-                                      ? PermFromMapping(q, *input.initial)
-                                      : DenseConstruct(q, stage1, options.alpha, random);
+      std::vector<int32_t> perm =
+          (k == 0 && input.initial != nullptr)
+              ? PermFromMapping(q, *input.initial)
+              : DenseConstruct(q, stage1, options.alpha, random, input.stop);
       DenseState state(q, std::move(perm));
       DenseLocalSearch(state, q, input.stop);
       round[k - done] = {state.perm(), state.cost()};
     });
     for (int64_t k = done; k < end; ++k) {
       DenseResult& r = round[k - done];
+      if (r.perm.empty()) continue;  // skipped at the deadline
       const bool duplicate = std::any_of(pool.begin(), pool.end(), [&](const PoolEntry& e) {
         return e.result.cost == r.cost && e.result.perm == r.perm;
       });
@@ -429,12 +444,14 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
       if (pool.size() > pool_size) pool.pop_back();
     }
     done = end;
+    // Hop-bytes are never negative: 0 is optimal, nothing more to search for.
+    if (pool.front().result.cost == 0) break;
     if (input.stop.ShouldStop() || absl::Now() >= grasp_deadline) break;
   }
 
   DenseResult best = pool.front().result;
   std::string variant = absl::StrCat(done, " GRASP iterations");
-  if (tabu) {
+  if (tabu && best.cost > 0) {
     const int used_chains = static_cast<int>(pool.size());
     std::vector<DenseResult> chain_best(used_chains);
     std::vector<int64_t> chain_iterations(used_chains, 0);
@@ -458,14 +475,18 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
 
 absl::StatusOr<MapOutput> MapSparse(const MapInput& input, const GraspOptions& options) {
   std::vector<SlotId> best;
+  bool have_best = false;
   HopBytes best_hop_bytes = 0;
   int64_t done = 0;
   while (true) {
     int64_t end = done + options.round_size;
     if (options.max_iterations > 0) end = std::min(end, options.max_iterations);
     if (end <= done) break;
-    std::vector<std::pair<HopBytes, std::vector<SlotId>>> round(end - done);
+    // (ran, hop-bytes, mapping): iterations after the deadline do not run.
+    std::vector<std::tuple<bool, HopBytes, std::vector<SlotId>>> round(end - done);
     tbb::parallel_for(done, end, [&](int64_t k) {
+      // Past the deadline only iteration 0 (the required answer) still runs.
+      if (k > 0 && input.stop.ShouldStop()) return;
       std::vector<SlotId> start;
       if (k == 0) {
         start = input.initial != nullptr ? *input.initial
@@ -476,17 +497,19 @@ absl::StatusOr<MapOutput> MapSparse(const MapInput& input, const GraspOptions& o
       }
       Placement placement(input.graph, input.allocation, std::move(start));
       RefinePlacement(placement, options.refine, input.stop);
-      round[k - done].first = placement.hop_bytes();
-      round[k - done].second = std::move(placement).Release();
+      round[k - done] = {true, placement.hop_bytes(), std::move(placement).Release()};
     });
     for (int64_t k = done; k < end; ++k) {
-      if (best.empty() || round[k - done].first < best_hop_bytes) {
-        best_hop_bytes = round[k - done].first;
-        best = std::move(round[k - done].second);
+      auto& [ran, hop_bytes, mapping] = round[k - done];
+      if (!ran) continue;
+      if (!have_best || hop_bytes < best_hop_bytes) {
+        have_best = true;
+        best_hop_bytes = hop_bytes;
+        best = std::move(mapping);
       }
     }
     done = end;
-    if (input.stop.ShouldStop()) break;
+    if ((have_best && best_hop_bytes == 0) || input.stop.ShouldStop()) break;
   }
   MapOutput out;
   out.slot_of_task = std::move(best);

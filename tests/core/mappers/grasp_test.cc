@@ -145,6 +145,20 @@ TEST(GraspTest, IterationLimitIsReproducible) {
   EXPECT_TRUE(ValidateMapping(qap, graph.num_tasks(), first).ok());
 }
 
+// Nothing to improve (no traffic, or no tasks): an answer at once, not at the
+// deadline (the test would take 60 s otherwise), on both paths.
+TEST(GraspTest, TrivialProblemsEndEarly) {
+  const Allocation allocation = FragmentedTorusAllocation({0, 7, 13, 22}, 2);
+  for (int64_t dense_limit : {512, 0}) {
+    GraspOptions options;
+    options.dense_slot_limit = dense_limit;
+    const TaskGraph no_traffic = RandomGraph(5, 0.0, 1, 1);
+    EXPECT_EQ(RunGrasp(options, no_traffic, allocation, 1).size(), 5u);
+    const TaskGraph no_tasks = RandomGraph(0, 0.0, 1, 1);
+    EXPECT_TRUE(RunGrasp(options, no_tasks, allocation, 1).empty());
+  }
+}
+
 TEST(GraspTest, OptionsValidate) {
   EXPECT_TRUE(GraspOptions{}.Validate().ok());
   GraspOptions options;
