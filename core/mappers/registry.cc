@@ -2,12 +2,18 @@
 #include "core/mappers/axis_order.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/cart_greedy.h"
+#include "core/mappers/emahd.h"
 #include "core/mappers/fold.h"
+#include "core/mappers/gge.h"
 #include "core/mappers/grasp.h"
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
+#include "core/mappers/mahd.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/ohtma.h"
 #include "core/mappers/portfolio.h"
+#include "core/mappers/rcm.h"
+#include "core/mappers/rec_bisect.h"
 #include "core/mappers/refine.h"
 
 namespace hopmap {
@@ -44,6 +50,21 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
   add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
       [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  // General graphs onto any machine (constructive).
+  add("gge",
+      "greedy graph embedding: most-attached task next, on the cheapest free node (Hoefler & Snir)",
+      [] { return std::unique_ptr<Mapper>(new GreedyGraphEmbeddingMapper()); });
+  add("rcm", "reverse Cuthill-McKee order of tasks matched to the RCM order of the nodes",
+      [] { return std::unique_ptr<Mapper>(new RcmMapper()); });
+  add("rec-bisect", "recursive bisection of the task graph (METIS) and of the allocation",
+      [] { return std::unique_ptr<Mapper>(new RecursiveBisectionMapper()); });
+  add("mahd", "minimum average hop distance greedy from the most central node (seed 001)",
+      [] { return std::unique_ptr<Mapper>(new MahdMapper()); });
+  add("emahd",
+      "MAHD from every start node within the time limit, in parallel; best kept (seed 001)",
+      [] { return std::unique_ptr<Mapper>(new ExhaustiveMahdMapper()); });
+  add("ohtma", "greedy placement, best-pair exchanges, backtrack to the best prefix (seed 004)",
+      [] { return std::unique_ptr<Mapper>(new OhtmaMapper()); });
   // Local search and metaheuristics for any graph (seeds 000 PAIRS and 001).
   add("refine", "pair-exchange local search (PAIRS) from --initial or the best fast start",
       [] { return std::unique_ptr<Mapper>(new RefineMapper()); });
