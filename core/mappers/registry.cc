@@ -6,6 +6,7 @@
 #include "core/mappers/exact.h"
 #include "core/mappers/fold.h"
 #include "core/mappers/gge.h"
+#include "core/mappers/grasp.h"
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
 #include "core/mappers/mahd.h"
@@ -14,6 +15,7 @@
 #include "core/mappers/portfolio.h"
 #include "core/mappers/rcm.h"
 #include "core/mappers/rec_bisect.h"
+#include "core/mappers/refine.h"
 
 namespace hopmap {
 
@@ -68,6 +70,11 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       "branch and bound with the Gilmore-Lawler bound: proves the optimum for small graphs (seed "
       "001)",
       [] { return std::unique_ptr<Mapper>(new ExactMapper()); });
+  // Local search and metaheuristics for any graph (seeds 000 PAIRS and 001).
+  add("refine", "pair-exchange local search (PAIRS) from a given mapping or the best fast start",
+      [] { return std::unique_ptr<Mapper>(new RefineMapper()); });
+  add("grasp", "GRASP (Li, Pardalos, Resende) + robust tabu search; sparse gains when large",
+      [] { return std::unique_ptr<Mapper>(new GraspMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;

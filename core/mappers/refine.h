@@ -1,0 +1,77 @@
+// refine: pair-exchange local search (seed 000's PAIRS) that improves any mapping.
+// The portfolio runs it after the constructive mappers; GRASP uses it as the local
+// search of large sparse problems.
+#ifndef HOPMAP_CORE_MAPPERS_REFINE_H_
+#define HOPMAP_CORE_MAPPERS_REFINE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/mappers/mapper.h"
+#include "core/mappers/placement.h"
+#include "core/mappers/random_stream.h"
+
+namespace hopmap {
+
+struct RefineOptions {
+  // Passes over every task; a pass that applies no exchange ends the search early.
+  int32_t max_passes = 100;
+  // Up to this many slots every task is tried against every slot (a true 2-exchange
+  // local optimum); above it only the slots on the nodes of a task's neighbours
+  // (occupied or empty), which keeps a pass near O(sum of deg^2 * cores) for 1M tasks.
+  int64_t all_pairs_slot_limit = 512;
+  // Above that limit, slots tried per neighbour node: all its cores when it has at
+  // most this many, else a window of this many that shifts with the pass and the
+  // task (then "local optimum" means: none among the pass's candidates improves).
+  int32_t slots_per_node = 8;
+  // Tasks whose best exchange is searched in parallel against one state before the
+  // improving ones are applied in task order (each re-checked against the current
+  // state). A constant, so results do not depend on the thread count.
+  int32_t block_size = 256;
+  absl::Status Validate() const;
+};
+
+struct RefineStats {
+  int32_t passes = 0;          // passes started
+  int64_t exchanges = 0;       // exchanges applied
+  bool local_optimum = false;  // the last pass found no improving exchange among its candidates
+};
+
+// Improves `placement` in place by exchanging slot occupants (task-task or
+// task-empty slot) while that lowers hop-bytes, until a pass finds no improving
+// exchange among the candidates, max_passes, or `stop`. Never increases hop-bytes.
+// Deterministic for any thread count (parallel work only evaluates; exchanges are
+// applied sequentially in a fixed order). Runs on the caller's TBB arena.
+RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
+                            const StopCondition& stop);
+
+// A greedy breadth-first placement: tasks in BFS order (components one after
+// another), each on the cheapest free slot, given its placed neighbours, among the
+// free slots of its placed neighbours' nodes (the next free slot in allocation
+// order when those are full). With `random`, the BFS starts at a random task and a
+// task takes one of its `choices` cheapest candidate slots at random (GRASP's
+// restricted candidate list); without, it starts at task 0 and takes the cheapest.
+// Requires num_tasks <= num_slots.
+std::vector<SlotId> GreedyBfsMapping(const TaskGraph& graph, const Allocation& allocation,
+                                     RandomStream* random = nullptr, int32_t choices = 1);
+
+// The starting mapping of RefineMapper without input.initial: the better of
+// in-order and GreedyBfsMapping (`from` names which).
+std::vector<SlotId> RefineStartMapping(const TaskGraph& graph, const Allocation& allocation,
+                                       std::string* from = nullptr);
+
+// "refine": refines input.initial when given, else RefineStartMapping.
+// MapperOptions::iteration_limit caps the passes.
+class RefineMapper final : public Mapper {
+ public:
+  explicit RefineMapper(RefineOptions options = {}) : options_(options) {}
+  absl::StatusOr<MapOutput> Map(const MapInput& input) const override;
+
+ private:
+  RefineOptions options_;
+};
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_MAPPERS_REFINE_H_

@@ -1,0 +1,82 @@
+// Small problems and brute force for the local-search and GRASP tests.
+#ifndef HOPMAP_TESTS_CORE_MAPPERS_SEARCH_TEST_UTIL_H_
+#define HOPMAP_TESTS_CORE_MAPPERS_SEARCH_TEST_UTIL_H_
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "core/graph/task_graph.h"
+#include "core/mappers/random_stream.h"
+#include "core/topology/allocation.h"
+#include "core/topology/distance_matrix.h"
+#include "core/topology/torus.h"
+
+namespace hopmap::testing {
+
+// Each pair of tasks is joined with probability `density`, weight 1..max_weight.
+inline TaskGraph RandomGraph(TaskId n, double density, int64_t max_weight, uint64_t seed) {
+  RandomStream random(seed, 0);
+  TaskGraphBuilder builder(n);
+  for (TaskId u = 0; u < n; ++u) {
+    for (TaskId v = u + 1; v < n; ++v) {
+      if (random.Unit() < density) {
+        (void)builder.AddTraffic(u, v, 1 + static_cast<Bytes>(random.Below(max_weight)));
+      }
+    }
+  }
+  return *std::move(builder).Build();
+}
+
+// A fragmented allocation of a 4x3x2 torus (mixed wrap) with `cores` per node.
+inline Allocation FragmentedTorusAllocation(std::vector<NodeId> nodes, int32_t cores) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({4, 3, 2}, {true, false, true}));
+  return *Allocation::Create(torus, std::move(nodes), cores);
+}
+
+// m nodes at random distances 1..max_hops (symmetric), one core each: a QAP.
+inline Allocation RandomDistanceAllocation(int32_t m, int32_t max_hops, uint64_t seed) {
+  RandomStream random(seed, 1);
+  std::vector<int32_t> hops(static_cast<size_t>(m) * m, 0);
+  for (int32_t a = 0; a < m; ++a) {
+    for (int32_t b = a + 1; b < m; ++b) {
+      hops[a * m + b] = hops[b * m + a] = 1 + static_cast<int32_t>(random.Below(max_hops));
+    }
+  }
+  auto machine =
+      std::make_shared<DistanceMatrixMachine>(*DistanceMatrixMachine::Create(m, std::move(hops)));
+  std::vector<NodeId> nodes(m);
+  std::iota(nodes.begin(), nodes.end(), 0);
+  return *Allocation::Create(machine, std::move(nodes), 1);
+}
+
+// Hop-bytes recomputed from scratch (no shared code with the mappers).
+inline HopBytes BruteHopBytes(const TaskGraph& graph, const Allocation& allocation,
+                              const std::vector<SlotId>& slot_of_task) {
+  HopBytes total = 0;
+  for (TaskId u = 0; u < graph.num_tasks(); ++u) {
+    graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
+      if (u < v) total += w * allocation.HopsBetweenSlots(slot_of_task[u], slot_of_task[v]);
+    });
+  }
+  return total;
+}
+
+// The optimum over every injective task -> slot map (small problems only).
+inline HopBytes BruteForceOptimum(const TaskGraph& graph, const Allocation& allocation) {
+  std::vector<SlotId> slots(allocation.num_slots());
+  std::iota(slots.begin(), slots.end(), 0);
+  HopBytes best = -1;
+  do {
+    std::vector<SlotId> mapping(slots.begin(), slots.begin() + graph.num_tasks());
+    const HopBytes hb = BruteHopBytes(graph, allocation, mapping);
+    if (best < 0 || hb < best) best = hb;
+  } while (std::next_permutation(slots.begin(), slots.end()));
+  return best;
+}
+
+}  // namespace hopmap::testing
+
+#endif  // HOPMAP_TESTS_CORE_MAPPERS_SEARCH_TEST_UTIL_H_
