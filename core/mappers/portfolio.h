@@ -1,4 +1,4 @@
-// auto: runs a portfolio of mappers and keeps the best.
+// auto: runs a portfolio of mappers, refines the best, and keeps the best of all.
 #ifndef HOPMAP_CORE_MAPPERS_PORTFOLIO_H_
 #define HOPMAP_CORE_MAPPERS_PORTFOLIO_H_
 
@@ -9,24 +9,49 @@
 
 namespace hopmap {
 
-// Runs each named mapper of `registry` in turn within the shared deadline, scores
-// each result by the objective (hop-bytes; or max link load, then hop-bytes) and
-// returns the best, ties going to the earlier candidate. Every candidate, with its
-// score and time, is listed in MapOutput::candidates. The portfolio grows as mappers
-// join the registry.
+// What `auto` runs, and when.
+struct PortfolioPlan {
+  // Constructions, run in turn within the shared deadline (the first always runs).
+  std::vector<std::string> constructions;
+  // Constructions too costly above a size: skipped (and listed) when the graph has
+  // more tasks. Pairs of (name, max tasks).
+  std::vector<std::pair<std::string, int64_t>> task_limits;
+  // The best this many distinct construction results are refined by pair exchanges.
+  int32_t refine_best = 3;
+  // Up to this many slots, GRASP with robust tabu search continues from the best.
+  int64_t grasp_slot_limit = 512;
+  absl::Status Validate() const;
+};
+
+// The plan `auto` uses: every construction that can apply, then refine, then GRASP
+// for small problems.
+PortfolioPlan DefaultPortfolioPlan();
+
+// Runs the plan: constructions in order, each scored by the objective (hop-bytes;
+// or max link load, then hop-bytes); then RefinePlacement on the best refine_best
+// results with distinct hop-bytes; then, for small problems, GRASP started from
+// the best. Ties go to the earlier candidate. Every candidate, with its score and
+// time, is listed in MapOutput::candidates. GRASP's work is capped by iterations
+// (MapperOptions::iteration_limit, or one chosen from the size), so when the
+// deadline does not cut it the answer is the same on every run with the same seed
+// and thread count.
 class PortfolioMapper final : public Mapper {
  public:
-  PortfolioMapper(const MapperRegistry* registry, std::vector<std::string> candidates)
-      : registry_(registry), candidates_(std::move(candidates)) {}
+  PortfolioMapper(const MapperRegistry* registry, PortfolioPlan plan)
+      : registry_(registry), plan_(std::move(plan)) {}
   absl::StatusOr<MapOutput> Map(const MapInput& input) const override;
 
  private:
   const MapperRegistry* registry_;
-  std::vector<std::string> candidates_;
+  PortfolioPlan plan_;
 };
 
 // Display name of a mapper's result: "axis-order(ZYXT)", or just the name.
 std::string CandidateName(const std::string& mapper, const std::string& variant);
+
+// GRASP iterations `auto` allows itself when the caller set no iteration limit:
+// tabu chains cost about iterations x slots^3, kept near 2e8 steps.
+int64_t DefaultGraspIterations(int64_t slots);
 
 }  // namespace hopmap
 

@@ -25,14 +25,13 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
     absl::Status s = registry.Register({std::move(name), std::move(description), create});
     (void)s;
   };
-  add("auto", "portfolio: runs every applicable mapper within the time limit, keeps the best",
+  add("auto",
+      "portfolio: every applicable construction, pair-exchange refinement of the best, GRASP "
+      "when small; keeps the best",
       [&registry]() -> std::unique_ptr<Mapper> {
         // Grid constructions refuse (and are listed as skipped) unless the analyzer
         // finds a near-neighbour grid; the portfolio analyses the graph once.
-        return std::make_unique<PortfolioMapper>(
-            &registry,
-            std::vector<std::string>{"in-order", "axis-order", "round-robin", "fold", "stack",
-                                     "cart-greedy", "hilbert", "mxov-al", "affn", "step", "pairs"});
+        return std::make_unique<PortfolioMapper>(&registry, DefaultPortfolioPlan());
       });
   add("in-order", "task i on slot i: the scheduler's default (Blue Gene TXYZ)",
       [] { return std::unique_ptr<Mapper>(new InOrderMapper()); });

@@ -33,7 +33,7 @@ class LinearAssignmentSolver {
 
 // Default budget: the bound runs where about this many elementary steps suffice
 // (well under a second), so every solve's report can afford it.
-inline constexpr int64_t kGilmoreLawlerMaxWork = 200'000'000;
+inline constexpr int64_t kGilmoreLawlerMaxWork = 30'000'000;
 
 // The steps GilmoreLawlerLowerBound would take on this problem (hop matrix,
 // per-task scalar products, assignment), to decide whether it fits a budget.

@@ -155,16 +155,21 @@ TEST(ReportToJsonTest, SolveAutoListsEveryCandidate) {
   // in-order: 12. axis-order orders the nodes by coordinate (0, 2, 3): TX puts
   // tasks 0,1 on node 0 and 2,3 on node 2 (12); XT is round-robin over them (30).
   // round-robin over positions: nodes 2, 0, 3, 2 -> 10*2 + 4*1 + 6*1 = 30.
-  // Ties keep the first candidate.
-  EXPECT_EQ(j["algorithm"], "in-order");
-  EXPECT_EQ(j["hop_bytes"], 12);
+  // The general constructions and refinement that follow do better; the winner is
+  // the first candidate with the fewest hop-bytes.
   ASSERT_EQ(j["candidates"].size(), report->candidates.size());
-  // The baselines come first; the grid constructions follow (listed with an error
-  // when the graph is not a grid), none better than the winner.
   ASSERT_GE(j["candidates"].size(), 3u);
+  const int64_t best = j["hop_bytes"].get<int64_t>();
+  EXPECT_LE(best, 12);
+  std::string first_best;
   for (const auto& c : j["candidates"]) {
-    EXPECT_TRUE(c.contains("error") || c["hop_bytes"].get<int64_t>() >= 12) << c.dump();
+    if (c.contains("error")) continue;
+    EXPECT_GE(c["hop_bytes"].get<int64_t>(), best) << c.dump();
+    if (first_best.empty() && c["hop_bytes"].get<int64_t>() == best) {
+      first_best = c["algorithm"].get<std::string>();
+    }
   }
+  EXPECT_EQ(j["algorithm"], first_best);
   EXPECT_EQ(j["candidates"][0]["algorithm"], "in-order");
   EXPECT_EQ(j["candidates"][0]["hop_bytes"], 12);
   EXPECT_EQ(j["candidates"][1]["algorithm"], "axis-order(TX)");
