@@ -133,8 +133,12 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
       tbb::parallel_for(
           tbb::blocked_range<TaskId>(begin, end, 4), [&](const tbb::blocked_range<TaskId>& range) {
             for (TaskId t = range.begin(); t != range.end(); ++t) {
+              // Dense graphs make one task's search long: stop inside the block too
+              // (a task left unsearched proposes nothing).
               best[t - begin] =
-                  FindBestExchange(placement, t, all_pairs, options.slots_per_node, pass);
+                  stop.ShouldStop()
+                      ? BestExchange{}
+                      : FindBestExchange(placement, t, all_pairs, options.slots_per_node, pass);
             }
           });
       // Earlier exchanges of this block may have changed a later task's gain:
