@@ -13,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,90 +22,15 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "core/graph/task_graph.h"
+#include "core/io/qaplib.h"
 #include "core/mappers/mapper.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/metrics/qap.h"
 #include "core/topology/allocation.h"
-#include "core/topology/distance_matrix.h"
 #include "tbb/task_arena.h"
 
 namespace hopmap {
 namespace {
-
-// A private minimal reader and mapping form (core/io/qaplib.cc and
-// core/metrics/qap.cc are written elsewhere; switch to them once on main).
-struct Qap {
-  int32_t n = 0;
-  std::vector<int64_t> a, b;  // flow, distance; row-major n x n
-};
-
-bool ReadQap(const std::string& path, Qap& q) {
-  std::ifstream in(path);
-  if (!in || !(in >> q.n) || q.n < 1) return false;
-  const size_t nn = static_cast<size_t>(q.n) * q.n;
-  q.a.resize(nn);
-  q.b.resize(nn);
-  for (size_t i = 0; i < nn; ++i) {
-    if (!(in >> q.a[i])) return false;
-  }
-  for (size_t i = 0; i < nn; ++i) {
-    if (!(in >> q.b[i])) return false;
-  }
-  return true;
-}
-
-bool Symmetric(const std::vector<int64_t>& m, int32_t n) {
-  for (int32_t i = 0; i < n; ++i) {
-    for (int32_t j = i + 1; j < n; ++j) {
-      if (m[i * n + j] != m[j * n + i]) return false;
-    }
-  }
-  return true;
-}
-
-int64_t QaplibCost(const Qap& q, const std::vector<SlotId>& p) {
-  int64_t cost = 0;
-  for (int32_t i = 0; i < q.n; ++i) {
-    for (int32_t j = 0; j < q.n; ++j) cost += q.a[i * q.n + j] * q.b[p[i] * q.n + p[j]];
-  }
-  return cost;
-}
-
-struct Problem {
-  TaskGraph graph;
-  std::unique_ptr<Allocation> allocation;
-};
-
-// Facility i = task i, location k = node k, one core. With b symmetric the graph
-// carries a + a^T; else (a symmetric) the hops are b + b^T. Diagonals are zero in
-// every instance used here.
-bool BuildProblem(const Qap& q, Problem& out) {
-  const int32_t n = q.n;
-  const bool b_symmetric = Symmetric(q.b, n);
-  if (!b_symmetric && !Symmetric(q.a, n)) return false;
-  TaskGraphBuilder builder(n);
-  std::vector<int32_t> hops(static_cast<size_t>(n) * n);
-  for (int32_t i = 0; i < n; ++i) {
-    for (int32_t j = 0; j < n; ++j) {
-      const size_t ij = static_cast<size_t>(i) * n + j, ji = static_cast<size_t>(j) * n + i;
-      hops[ij] = static_cast<int32_t>(b_symmetric ? q.b[ij] : q.b[ij] + q.b[ji]);
-      if (i < j) {
-        const int64_t w = b_symmetric ? q.a[ij] + q.a[ji] : q.a[ij];
-        if (!builder.AddTraffic(i, j, w).ok()) return false;
-      }
-    }
-  }
-  absl::StatusOr<TaskGraph> graph = std::move(builder).Build();
-  absl::StatusOr<DistanceMatrixMachine> machine = DistanceMatrixMachine::Create(n, hops);
-  if (!graph.ok() || !machine.ok()) return false;
-  std::vector<NodeId> nodes(n);
-  std::iota(nodes.begin(), nodes.end(), 0);
-  absl::StatusOr<Allocation> allocation = Allocation::Create(
-      std::make_shared<DistanceMatrixMachine>(*std::move(machine)), std::move(nodes), 1);
-  if (!allocation.ok()) return false;
-  out.graph = *std::move(graph);
-  out.allocation = std::make_unique<Allocation>(*std::move(allocation));
-  return true;
-}
 
 struct Row {
   std::string name;
@@ -178,10 +102,12 @@ int Main(int argc, char** argv) {
     int count50 = 0, count100 = 0;
     for (const Row& row : rows) {
       if (row.n > max_n || (!filter.empty() && !absl::StrContains(row.name, filter))) continue;
-      Qap q;
-      Problem problem;
-      if (!ReadQap(dir + row.name + ".dat", q) || !BuildProblem(q, problem)) {
-        std::printf("%-8s %-8s: cannot read or convert\n", name.c_str(), row.name.c_str());
+      absl::StatusOr<QapInstance> q = ReadQaplib(dir + row.name + ".dat");
+      absl::StatusOr<QapProblem> problem =
+          q.ok() ? QapAsMappingProblem(*q) : absl::StatusOr<QapProblem>(q.status());
+      if (!problem.ok()) {
+        std::printf("%-8s %-8s: %s\n", name.c_str(), row.name.c_str(),
+                    std::string(problem.status().message()).c_str());
         continue;
       }
       MapperOptions options;
@@ -194,10 +120,10 @@ int Main(int argc, char** argv) {
       arena.execute([&] {
         const absl::Time start = absl::Now();
         const StopCondition stop(start + absl::Seconds(seconds));
-        out = (*mapper)->Map({problem.graph, *problem.allocation, options, stop});
+        out = (*mapper)->Map({problem->graph, problem->allocation, options, stop});
         elapsed = absl::ToDoubleSeconds(absl::Now() - start);
         if (out.ok()) {
-          hop_bytes = ComputeHopBytes(problem.graph, *problem.allocation, out->slot_of_task);
+          hop_bytes = ComputeHopBytes(problem->graph, problem->allocation, out->slot_of_task);
         }
       });
       if (!out.ok()) {
@@ -205,7 +131,7 @@ int Main(int argc, char** argv) {
                     std::string(out.status().message()).c_str());
         continue;
       }
-      const int64_t cost = QaplibCost(q, out->slot_of_task);
+      const int64_t cost = QapCost(*q, out->slot_of_task);
       const double gap = 100.0 * static_cast<double>(cost - row.bks) / static_cast<double>(row.bks);
       std::printf("%-8s %-8s %4d %12lld %12lld %8.3f %7.2f  %s%s\n", name.c_str(), row.name.c_str(),
                   row.n, static_cast<long long>(row.bks), static_cast<long long>(cost), gap,
