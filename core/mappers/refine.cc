@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/mappers/baselines.h"
+#include "core/mappers/position_graph.h"
 #include "core/metrics/hop_bytes.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
@@ -25,6 +27,10 @@ absl::Status RefineOptions::Validate() const {
   if (slots_per_node < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("refine: slots_per_node must be >= 1, got ", slots_per_node));
+  }
+  if (max_candidate_nodes < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("refine: max_candidate_nodes must be >= 0, got ", max_candidate_nodes));
   }
   if (block_size < 1) {
     return absl::InvalidArgumentError(
@@ -51,7 +57,9 @@ struct BestExchange {
 // C_t(b) once per node, and each occupied candidate costs O(deg t').
 // RefinePlacement re-checks the chosen exchange with SwapDelta before applying it.
 BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_pairs,
-                              int32_t slots_per_node, int32_t pass) {
+                              const PositionGraph* near, const RefineOptions& options,
+                              int32_t pass) {
+  const int32_t slots_per_node = options.slots_per_node;
   const TaskGraph& graph = placement.graph();
   const int32_t cores = placement.allocation().cores_per_node();
   const SlotId from = placement.slot_of(task);
@@ -111,6 +119,20 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
       seen.push_back(position);
       try_node(position, offset, window);
     });
+    // Then the nodes next to those (one hop on a torus): with one core per node the
+    // neighbours' own slots are mostly the neighbours, and a task often belongs
+    // beside them rather than in their place.
+    if (near != nullptr) {
+      const size_t direct = seen.size();
+      for (size_t i = 0; i < direct && std::ssize(seen) < options.max_candidate_nodes; ++i) {
+        for (int32_t q : near->neighbors(seen[i])) {
+          if (std::ssize(seen) >= options.max_candidate_nodes) break;
+          if (std::find(seen.begin(), seen.end(), q) != seen.end()) continue;
+          seen.push_back(q);
+          try_node(q, offset, window);
+        }
+      }
+    }
   }
   if (best.delta >= 0) best.slot = -1;
   return best;
@@ -123,6 +145,10 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
   RefineStats stats;
   const TaskId n = placement.graph().num_tasks();
   const bool all_pairs = placement.num_slots() <= options.all_pairs_slot_limit;
+  std::optional<PositionGraph> near;
+  if (!all_pairs && options.max_candidate_nodes > 0) {
+    near = PositionGraph::Build(placement.allocation());
+  }
   std::vector<BestExchange> best(options.block_size);
   for (int32_t pass = 0; pass < options.max_passes; ++pass) {
     ++stats.passes;
@@ -135,10 +161,10 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
             for (TaskId t = range.begin(); t != range.end(); ++t) {
               // Dense graphs make one task's search long: stop inside the block too
               // (a task left unsearched proposes nothing).
-              best[t - begin] =
-                  stop.ShouldStop()
-                      ? BestExchange{}
-                      : FindBestExchange(placement, t, all_pairs, options.slots_per_node, pass);
+              best[t - begin] = stop.ShouldStop()
+                                    ? BestExchange{}
+                                    : FindBestExchange(placement, t, all_pairs,
+                                                       near ? &*near : nullptr, options, pass);
             }
           });
       // Earlier exchanges of this block may have changed a later task's gain:

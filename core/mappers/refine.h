@@ -25,6 +25,10 @@ struct RefineOptions {
   // most this many, else a window of this many that shifts with the pass and the
   // task (then "local optimum" means: none among the pass's candidates improves).
   int32_t slots_per_node = 8;
+  // Above that limit, the nodes next to the neighbours' nodes (PositionGraph: one
+  // hop on a torus or mesh, the nearest few elsewhere) are tried too, until a task
+  // has this many candidate nodes in all; 0: only the neighbours' nodes.
+  int32_t max_candidate_nodes = 48;
   // Tasks whose best exchange is searched in parallel against one state before the
   // improving ones are applied in task order (each re-checked against the current
   // state). A constant, so results do not depend on the thread count.
