@@ -48,7 +48,7 @@ PortfolioPlan DefaultPortfolioPlan() {
 
 int64_t DefaultGraspIterations(int64_t slots) {
   const int64_t cube = std::max<int64_t>(slots, 1) * slots * slots;
-  return std::clamp<int64_t>(200'000'000 / cube, 1, 64);
+  return std::clamp<int64_t>(100'000'000 / cube, 1, 64);
 }
 
 namespace {

@@ -50,7 +50,7 @@ class PortfolioMapper final : public Mapper {
 std::string CandidateName(const std::string& mapper, const std::string& variant);
 
 // GRASP iterations `auto` allows itself when the caller set no iteration limit:
-// tabu chains cost about iterations x slots^3, kept near 2e8 steps.
+// tabu chains cost about iterations x slots^3, kept near 1e8 steps.
 int64_t DefaultGraspIterations(int64_t slots);
 
 }  // namespace hopmap
