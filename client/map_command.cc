@@ -26,6 +26,7 @@ struct MapFlags {
   double time_limit = 10.0;
   uint64_t seed = 1;
   int64_t iteration_limit = 0;
+  std::string initial;  // a mapping file to start from
   std::string format = "json";
   std::string output;
   bool quiet = false;
@@ -65,8 +66,16 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   const Allocation& allocation = *problem->allocation;
+  SolveControl control;
+  std::vector<SlotId> initial;
+  if (!flags.initial.empty()) {
+    absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial);
+    if (!read.ok()) return read.status();
+    initial = *std::move(read);
+    control.initial = &initial;
+  }
   absl::StatusOr<MappingReport> report =
-      SolveMapping(problem->graph, allocation, flags.algorithm, options);
+      SolveMapping(problem->graph, allocation, flags.algorithm, options, BuiltinMappers(), control);
   if (!report.ok()) return report.status();
   return WriteMapResult(flags, format, *report, &allocation);
 }
@@ -95,6 +104,11 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   request.set_time_limit_seconds(flags.time_limit);
   request.set_seed(flags.seed);
   request.set_iteration_limit(flags.iteration_limit);
+  if (!flags.initial.empty()) {
+    absl::StatusOr<std::vector<SlotId>> initial = ReadMappingFile(flags.initial);
+    if (!initial.ok()) return initial.status();
+    request.mutable_initial_slot_of_task()->Assign(initial->begin(), initial->end());
+  }
   request.set_threads(flags.problem.threads);
 
   absl::StatusOr<MappingReport> report;
@@ -157,6 +171,9 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Budget in seconds for the whole solve (hopmapd may cap it)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--initial", flags->initial,
+                  "A mapping to start from (a perm file, as --format perm writes, or a JSON "
+                  "report): refine improves it, auto refines it beside its own candidates");
   cmd->add_option("--iterations", flags->iteration_limit,
                   "Iterative searches (grasp, emahd, ...) stop after this many iterations; "
                   "0: only --time-limit stops them. A search that ends on this limit gives the "

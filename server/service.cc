@@ -481,6 +481,9 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
 
   SolveControl control;
   control.cancelled = &call.cancelled;
+  std::vector<SlotId> initial(request.initial_slot_of_task().begin(),
+                              request.initial_slot_of_task().end());
+  if (!initial.empty()) control.initial = &initial;
   if (on_progress) {
     control.on_progress = [&on_progress](const Progress& p) {
       v1::Progress message;

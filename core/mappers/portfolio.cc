@@ -170,6 +170,9 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     }
   }
   const int64_t num_tasks = input.graph.num_tasks();
+  // The caller's mapping (a runtime's current placement) competes like a
+  // construction, so it is refined when it is among the best.
+  if (input.initial != nullptr) book.Add("initial", *input.initial, absl::Now());
   for (const std::string& name : plan_.constructions) {
     // The first candidate always runs, so a solve returns something even when the
     // budget is gone before it starts.

@@ -74,6 +74,13 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   }
   absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(algorithm);
   if (!mapper.ok()) return mapper.status();
+  if (control.initial != nullptr) {
+    if (absl::Status s = ValidateMapping(allocation, graph.num_tasks(), *control.initial);
+        !s.ok()) {
+      // ValidateMapping's messages start "mapping: ...".
+      return absl::InvalidArgumentError(absl::StrCat("initial ", s.message()));
+    }
+  }
 
   tbb::task_arena arena(ArenaThreads(options.threads));
   absl::StatusOr<MappingReport> result;
@@ -81,7 +88,8 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     const absl::Time start = absl::Now();
     const StopCondition stop(start + absl::Seconds(options.time_limit_seconds), control.cancelled);
     absl::StatusOr<MapOutput> out =
-        (*mapper)->Map({graph, allocation, options, stop, &control.on_progress});
+        (*mapper)->Map({graph, allocation, options, stop, &control.on_progress,
+                        /*pattern=*/nullptr, control.initial});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (!out.ok()) {
       result = out.status();

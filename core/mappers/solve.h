@@ -55,6 +55,10 @@ struct SolveControl {
   const std::atomic<bool>* cancelled = nullptr;
   // Called (on a solver thread) when a candidate finishes.
   ProgressCallback on_progress;
+  // A mapping to start from (refine improves it; auto refines it with its own
+  // candidates; grasp seeds a start with it). Checked: InvalidArgument names the
+  // problem ("initial mapping: task 3 ...").
+  const std::vector<SlotId>* initial = nullptr;
 };
 
 // Maps `graph` onto `allocation` with the named algorithm of `registry`, inside a

@@ -264,3 +264,44 @@ TEST(ConvertCommandTest, RealGraphRoundTripsThroughScotchFormat) {
 
 }  // namespace
 }  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::RunHopmap;
+
+// --initial: refine improves the given mapping; auto lists it as a candidate; a
+// mapping of the wrong size is refused with one line naming it.
+TEST(MapInitialTest, RefineAndAutoStartFromTheGivenMapping) {
+  const std::string graph = std::string(HOPMAP_SHARED_DATA_DIR) +
+                            "/commgraphs/cnca_lulesh_64.edgelist";
+  const std::string perm = ::testing::TempDir() + "/initial_random.perm";
+  const std::string problem = "--local --machine torus:4x4x4:cores=2 --graph " + graph;
+  ASSERT_EQ(RunHopmap("map " + problem + " --algorithm random --format perm -q -o " + perm)
+                .exit_code,
+            0);
+  const auto given = nlohmann::json::parse(RunHopmap("eval " + problem + " --mapping " + perm).out);
+  const auto refined = RunHopmap("map " + problem + " --algorithm refine --initial " + perm);
+  ASSERT_EQ(refined.exit_code, 0) << refined.err;
+  const auto r = nlohmann::json::parse(refined.out);
+  EXPECT_LT(r["hop_bytes"].get<int64_t>(), given["hop_bytes"].get<int64_t>());
+  EXPECT_NE(r["algorithm"].get<std::string>().find("from initial"), std::string::npos)
+      << r["algorithm"];
+
+  const auto with_auto = RunHopmap("map " + problem + " --initial " + perm);
+  ASSERT_EQ(with_auto.exit_code, 0) << with_auto.err;
+  const auto a = nlohmann::json::parse(with_auto.out);
+  ASSERT_FALSE(a["candidates"].empty());
+  EXPECT_EQ(a["candidates"][0]["algorithm"], "initial");
+  EXPECT_EQ(a["candidates"][0]["hop_bytes"], given["hop_bytes"]);
+  EXPECT_LE(a["hop_bytes"].get<int64_t>(), r["hop_bytes"].get<int64_t>());
+
+  const std::string short_perm = ::testing::TempDir() + "/initial_short.perm";
+  ::hopmap::testing::WriteFile(short_perm, "0\n1\n2\n");
+  const auto bad = RunHopmap("map " + problem + " --algorithm refine --initial " + short_perm);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err, "hopmap: initial mapping: has 3 entries but the graph has 64 tasks\n");
+}
+
+}  // namespace
+}  // namespace hopmap

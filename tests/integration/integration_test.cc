@@ -122,6 +122,9 @@ TEST(DaemonTest, BadRequestsGetTheirCodeAndMessage) {
        absl::StatusCode::kInvalidArgument, "out of range"},
       {"negative weight", [](v1::MapRequest& r) { r.mutable_graph()->set_adjwgt(0, -5); },
        absl::StatusCode::kInvalidArgument, "adjwgt[0]"},
+      {"initial mapping of the wrong size",
+       [](v1::MapRequest& r) { r.add_initial_slot_of_task(0); },
+       absl::StatusCode::kInvalidArgument, "initial mapping: has 1 entries"},
       {"more tasks than slots",
        [](v1::MapRequest& r) {
          r.mutable_allocation()->set_nodes("0-7");
@@ -312,6 +315,39 @@ TEST(DaemonTest, SigtermExitsCleanlyAndBadFlagsFail) {
   DaemonProcess bad;
   EXPECT_FALSE(bad.Start({"--max-concurrent", "0"}, TempPath("badflag.log")));
   EXPECT_THAT(::hopmap::testing::ReadFile(TempPath("badflag.log")), HasSubstr("--max-concurrent"));
+}
+
+}  // namespace
+}  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+// A runtime's remap: the daemon refines the mapping it is given, as --local does.
+TEST(DaemonTest, RefinesTheGivenMappingLikeLocal) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("initial.log"))) << daemon.error();
+  auto client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  const TaskGraph graph = Stencil({16, 16});
+  auto allocation = *Allocation::WholeMachine(*ParseMachineSpec("bgp-8x8x8"));
+  std::vector<SlotId> initial(graph.num_tasks());
+  for (TaskId t = 0; t < graph.num_tasks(); ++t) initial[t] = (t * 37) % allocation.num_slots();
+  MapperOptions options;
+  options.threads = 2;
+  SolveControl control;
+  control.initial = &initial;
+  absl::StatusOr<MappingReport> local =
+      SolveMapping(graph, allocation, "refine", options, BuiltinMappers(), control);
+  ASSERT_TRUE(local.ok()) << local.status();
+  v1::MapRequest request = Request("bgp-8x8x8", graph, "refine");
+  request.mutable_initial_slot_of_task()->Assign(initial.begin(), initial.end());
+  absl::StatusOr<MappingReport> remote = client->Map(request);
+  ASSERT_TRUE(remote.ok()) << remote.status();
+  EXPECT_EQ(remote->slot_of_task, local->slot_of_task);
+  EXPECT_EQ(remote->hop_bytes, local->hop_bytes);
+  EXPECT_LT(remote->hop_bytes,
+            EvaluateMapping(graph, allocation, initial, Routing::kDimensionOrder, 2)->hop_bytes);
 }
 
 }  // namespace
