@@ -4,7 +4,9 @@
 #include <functional>
 #include <optional>
 
+#include "core/analysis/pattern.h"
 #include "core/metrics/gilmore_lawler.h"
+#include "core/metrics/grid_cut_bound.h"
 #include "tbb/blocked_range.h"
 #include "tbb/enumerable_thread_specific.h"
 #include "tbb/parallel_reduce.h"
@@ -46,6 +48,16 @@ LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocatio
   if (std::optional<HopBytes> gl = GilmoreLawlerLowerBound(graph, allocation);
       gl.has_value() && *gl > best.value) {
     best = LowerBound{*gl, "gilmore-lawler"};
+  }
+  // With several cores the degree bound lets each task keep cores - 1 neighbours at
+  // home; on a grid the cells of one node share far fewer edges than that.
+  if (allocation.cores_per_node() > 1) {
+    absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
+    if (pattern.ok() && pattern->is_grid()) {
+      std::optional<HopBytes> grid =
+          GridCutLowerBound(graph, allocation, pattern->dims, pattern->periodic);
+      if (grid.has_value() && *grid > best.value) best = LowerBound{*grid, "grid-cut"};
+    }
   }
   return best;
 }
