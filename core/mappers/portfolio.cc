@@ -10,6 +10,7 @@
 #include "core/mappers/refine.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/link_loads.h"
+#include "core/metrics/lower_bound.h"
 
 namespace hopmap {
 
@@ -92,6 +93,7 @@ class CandidateBook {
 
   [[nodiscard]] bool empty() const { return best_.slot_of_task.empty(); }
   [[nodiscard]] const std::vector<SlotId>& best_slots() const { return best_.slot_of_task; }
+  [[nodiscard]] HopBytes best_hop_bytes() const { return best_score_.hop_bytes; }
   // The kept results, best first: (candidate name, mapping).
   [[nodiscard]] std::vector<std::pair<std::string, std::vector<SlotId>>> TakeKept() {
     std::vector<std::pair<std::string, std::vector<SlotId>>> out;
@@ -203,6 +205,12 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     return absl::FailedPreconditionError(
         absl::StrCat("no candidate produced a mapping; first error: ",
                      failed.candidates.empty() ? "none ran" : failed.candidates.front().error));
+  }
+
+  // A construction at the lower bound is optimal: nothing left to search for.
+  if (input.options.objective == Objective::kHopBytes &&
+      book.best_hop_bytes() <= ComputeLowerBound(input.graph, input.allocation).value) {
+    return std::move(book).Finish();
   }
 
   // Pair exchanges from the best few constructions: they repair what each
