@@ -141,13 +141,22 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
 }  // namespace
 
 RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
-                            const StopCondition& stop) {
+                            const StopCondition& stop, std::span<const TaskId> only,
+                            const PositionGraph* near_nodes) {
   RefineStats stats;
-  const TaskId n = placement.graph().num_tasks();
+  std::vector<TaskId> all;
+  if (only.empty()) {
+    all.resize(placement.graph().num_tasks());
+    std::iota(all.begin(), all.end(), 0);
+    only = all;
+  }
+  const TaskId n = static_cast<TaskId>(only.size());
   const bool all_pairs = placement.num_slots() <= options.all_pairs_slot_limit;
-  std::optional<PositionGraph> near;
+  std::optional<PositionGraph> built;
+  const PositionGraph* near = nullptr;
   if (!all_pairs && options.max_candidate_nodes > 0) {
-    near = PositionGraph::Build(placement.allocation());
+    if (near_nodes == nullptr) built = PositionGraph::Build(placement.allocation());
+    near = near_nodes != nullptr ? near_nodes : &*built;
   }
   std::vector<BestExchange> best(options.block_size);
   for (int32_t pass = 0; pass < options.max_passes; ++pass) {
@@ -158,21 +167,20 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
       const TaskId end = std::min<TaskId>(n, begin + options.block_size);
       tbb::parallel_for(
           tbb::blocked_range<TaskId>(begin, end, 4), [&](const tbb::blocked_range<TaskId>& range) {
-            for (TaskId t = range.begin(); t != range.end(); ++t) {
+            for (TaskId i = range.begin(); i != range.end(); ++i) {
               // Dense graphs make one task's search long: stop inside the block too
               // (a task left unsearched proposes nothing).
-              best[t - begin] = stop.ShouldStop()
-                                    ? BestExchange{}
-                                    : FindBestExchange(placement, t, all_pairs,
-                                                       near ? &*near : nullptr, options, pass);
+              best[i - begin] = stop.ShouldStop() ? BestExchange{}
+                                                  : FindBestExchange(placement, only[i], all_pairs,
+                                                                     near, options, pass);
             }
           });
       // Earlier exchanges of this block may have changed a later task's gain:
       // re-check each against the current state before applying it.
-      for (TaskId t = begin; t < end; ++t) {
-        const BestExchange& candidate = best[t - begin];
+      for (TaskId i = begin; i < end; ++i) {
+        const BestExchange& candidate = best[i - begin];
         if (candidate.slot < 0) continue;
-        const SlotId from = placement.slot_of(t);
+        const SlotId from = placement.slot_of(only[i]);
         const HopBytes delta = placement.SwapDelta(from, candidate.slot);
         if (delta < 0) {
           placement.SwapSlots(from, candidate.slot, delta);

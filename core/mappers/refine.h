@@ -5,11 +5,13 @@
 #define HOPMAP_CORE_MAPPERS_REFINE_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "core/mappers/mapper.h"
 #include "core/mappers/placement.h"
+#include "core/mappers/position_graph.h"
 #include "core/mappers/random_stream.h"
 
 namespace hopmap {
@@ -47,8 +49,13 @@ struct RefineStats {
 // exchange among the candidates, max_passes, or `stop`. Never increases hop-bytes.
 // Deterministic for any thread count (parallel work only evaluates; exchanges are
 // applied sequentially in a fixed order). Runs on the caller's TBB arena.
+// `only`: search exchanges for these tasks only (in this order; each may still be
+// exchanged with any task), e.g. a patch just perturbed; empty: every task.
+// `near_nodes`: PositionGraph::Build(placement.allocation()) when the caller refines
+// many times; null: built here when needed.
 RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
-                            const StopCondition& stop);
+                            const StopCondition& stop, std::span<const TaskId> only = {},
+                            const PositionGraph* near_nodes = nullptr);
 
 // A greedy breadth-first placement: tasks in BFS order (components one after
 // another), each on the cheapest free slot, given its placed neighbours, among the
