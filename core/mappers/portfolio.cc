@@ -157,7 +157,7 @@ class CandidateBook {
 std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& allocation,
                                      std::vector<SlotId> best, int64_t rounds, double work_budget,
                                      uint64_t seed, const StopCondition& stop) {
-  constexpr int32_t kPatch = 24;
+  constexpr int32_t kPatch = 12;
   Placement placement(graph, allocation, best);
   const PositionGraph near = PositionGraph::Build(allocation);
   // Rounds that keep failing mean the search is stuck: stop early (a count, not the
