@@ -44,6 +44,7 @@ namespace {
 struct BestExchange {
   SlotId slot = -1;  // -1: no improving exchange
   HopBytes delta = 0;
+  int64_t work = 0;  // edges scanned to find it (RefineStats::work)
 };
 
 // The best improving exchange of `task` against the current state (lowest delta,
@@ -66,6 +67,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
   const int32_t from_position = from / cores;
   const HopBytes cost_here = placement.CostAt(task, from);
   BestExchange best;
+  int64_t work = graph.degree(task);
   auto weight_to = [&](TaskId other) -> Bytes {
     for (EdgeIndex e = graph.xadj()[task]; e < graph.xadj()[task + 1]; ++e) {
       if (graph.adjncy()[e] == other) return graph.adjwgt()[e];
@@ -77,6 +79,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
     if (position == from_position) return;
     const SlotId base = position * cores;
     const HopBytes move = placement.CostAt(task, base) - cost_here;
+    work += graph.degree(task);
     bool tried_empty = false;
     for (int32_t i = 0; i < count; ++i) {
       const SlotId to = base + (first_core + i) % cores;
@@ -87,6 +90,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
         if (tried_empty) continue;
         tried_empty = true;
       } else {
+        work += graph.degree(other) + graph.degree(task);
         graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
           const SlotId su = placement.slot_of(u);
           delta += w * (placement.Hops(from, su) - placement.Hops(to, su));
@@ -135,6 +139,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
     }
   }
   if (best.delta >= 0) best.slot = -1;
+  best.work = work;
   return best;
 }
 
@@ -179,6 +184,7 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
       // re-check each against the current state before applying it.
       for (TaskId i = begin; i < end; ++i) {
         const BestExchange& candidate = best[i - begin];
+        stats.work += candidate.work;
         if (candidate.slot < 0) continue;
         const SlotId from = placement.slot_of(only[i]);
         const HopBytes delta = placement.SwapDelta(from, candidate.slot);

@@ -42,6 +42,9 @@ struct RefineStats {
   int32_t passes = 0;          // passes started
   int64_t exchanges = 0;       // exchanges applied
   bool local_optimum = false;  // the last pass found no improving exchange among its candidates
+  // Edges scanned while searching (a measure of work that does not depend on the
+  // clock or the threads).
+  int64_t work = 0;
 };
 
 // Improves `placement` in place by exchanging slot occupants (task-task or
