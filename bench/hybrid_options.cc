@@ -63,10 +63,13 @@ int main(int argc, char** argv) {
   struct Setting {
     int64_t part, q_it, q_tabu, l_it, l_tabu;
     bool grasp_leaves;
+    int64_t all_pairs = 512;  // final refine: every slot a candidate up to this many
   };
-  const Setting settings[] = {{256, 4, 10, 1, 0, false}, {256, 4, 10, 1, 0, true},
-                              {256, 4, 10, 1, 2, true},  {128, 4, 10, 1, 0, false},
-                              {512, 4, 10, 1, 0, false}, {256, 16, 20, 1, 0, false}};
+  const Setting settings[] = {{256, 4, 10, 1, 0, false},
+                              {256, 4, 10, 1, 2, true},
+                              {256, 4, 10, 1, 2, true, 1 << 30},
+                              {128, 4, 10, 1, 0, false},
+                              {512, 4, 10, 1, 0, false}};
   tbb::task_arena arena(threads);
   for (const Setting& s : settings) {
     HybridOptions options;
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
     options.leaf_grasp_iterations = s.l_it;
     options.leaf_tabu_iterations_per_slot = s.l_tabu;
     options.grasp_leaves_max_slots = s.grasp_leaves ? allocation.num_slots() : 0;
+    options.refine.all_pairs_slot_limit = s.all_pairs;
     MapperOptions mapper_options;
     mapper_options.time_limit_seconds = 600;
     const StopCondition stop(absl::Now() + absl::Seconds(600));

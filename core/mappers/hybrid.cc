@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -21,6 +22,7 @@
 #include "core/mappers/random_stream.h"
 #include "core/mappers/rec_bisect.h"
 #include "core/topology/distance_matrix.h"
+#include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -35,6 +37,7 @@ struct LevelStats {
   int64_t leaves = 0;     // groups solved by GRASP
   int64_t unsolved = 0;   // groups left in order by the time limit
   int32_t top_parts = 0;  // groups of the first level
+  int64_t flips = 0;      // parts mirrored to face their outside neighbours
 };
 
 // Orders `positions` so that splitting the list at any index gives two compact
@@ -450,12 +453,116 @@ class HybridSolver {
         slot_of_task[members[p][i]] = group[local_slot / cores] * cores + local_slot % cores;
       }
     }
+    OrientParts(graph, allocation, groups, group_of_part, members, part_of, slot_of_task);
     return slot_of_task;
   }
 
   [[nodiscard]] bool uses_grasp() const { return use_grasp_; }
+
+  // Each part was mapped without seeing its outside neighbours, so its orientation
+  // inside its group is arbitrary: on machines with coordinates, try the mirror
+  // images of the part's mapping across each dim of its group's bounding box (those
+  // that land inside the group) and keep the one whose edges to other parts cost
+  // least. Two sweeps over the parts in order; deterministic.
+  void OrientParts(const TaskGraph& graph, const Allocation& allocation,
+                   const std::vector<std::vector<int32_t>>& groups,
+                   const std::vector<int32_t>& group_of_part,
+                   const std::vector<std::vector<TaskId>>& members,
+                   const std::vector<int32_t>& part_of, std::vector<SlotId>& slot_of_task) {
+    // Node ids from coordinates follow the torus/mesh numbering (DESIGN.md).
+    if (dynamic_cast<const TorusMachine*>(&allocation.machine()) == nullptr) return;
+    const int nd = static_cast<int>(allocation.machine().dims().size());
+    if (nd == 0 || nd > 6) return;
+    const int32_t m = allocation.num_nodes();
+    const int32_t cores = allocation.cores_per_node();
+    std::vector<int32_t> coords(static_cast<size_t>(m) * nd);
+    for (int32_t q = 0; q < m; ++q) {
+      allocation.machine().Coordinates(allocation.node_at(q),
+                                       std::span<int32_t>(coords.data() + q * nd, nd));
+    }
+    // Allocation position of each machine node of the current group (-1 elsewhere),
+    // looked up by coordinates through a map from node id.
+    absl::flat_hash_map<NodeId, int32_t> position_of_node;
+    for (int32_t q = 0; q < m; ++q) position_of_node[allocation.node_at(q)] = q;
+    const std::vector<int32_t> dims = allocation.machine().dims();
+    std::vector<int32_t> in_group(m, -1);
+    std::vector<int32_t> image(m, -1);
+    std::vector<int32_t> c(nd);
+    for (int sweep = 0; sweep < 2; ++sweep) {
+      for (size_t p = 0; p < members.size(); ++p) {
+        const std::vector<int32_t>& group = groups[group_of_part[p]];
+        if (members[p].empty() || group.size() < 2) continue;
+        std::vector<int32_t> lo(nd), hi(nd);
+        for (int d = 0; d < nd; ++d) {
+          lo[d] = hi[d] = coords[static_cast<size_t>(group[0]) * nd + d];
+          for (int32_t q : group) {
+            lo[d] = std::min(lo[d], coords[static_cast<size_t>(q) * nd + d]);
+            hi[d] = std::max(hi[d], coords[static_cast<size_t>(q) * nd + d]);
+          }
+        }
+        for (int32_t q : group) in_group[q] = static_cast<int32_t>(p);
+        // Cost of the part's outside edges with position map `to` (identity: null).
+        auto outside_cost = [&](const std::vector<int32_t>* to) {
+          HopBytes cost = 0;
+          for (TaskId t : members[p]) {
+            int32_t pos = slot_of_task[t] / cores;
+            if (to != nullptr) pos = (*to)[pos];
+            graph.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+              if (part_of[u] != static_cast<int32_t>(p)) {
+                cost += w * allocation.HopsBetweenPositions(pos, slot_of_task[u] / cores);
+              }
+            });
+          }
+          return cost;
+        };
+        HopBytes best_cost = outside_cost(nullptr);
+        int best_mask = 0;
+        for (int mask = 1; mask < (1 << nd) && best_cost > 0; ++mask) {
+          bool valid = true;
+          for (int32_t q : group) {
+            for (int d = 0; d < nd; ++d) {
+              const int32_t x = coords[static_cast<size_t>(q) * nd + d];
+              c[d] = (mask >> d) & 1 ? lo[d] + hi[d] - x : x;
+            }
+            NodeId node = 0;
+            for (int d = nd - 1; d >= 0; --d) node = node * dims[d] + c[d];
+            auto it = position_of_node.find(node);
+            if (it == position_of_node.end() || in_group[it->second] != static_cast<int32_t>(p)) {
+              valid = false;
+              break;
+            }
+            image[q] = it->second;
+          }
+          if (!valid) continue;
+          const HopBytes cost = outside_cost(&image);
+          if (cost < best_cost) {
+            best_cost = cost;
+            best_mask = mask;
+          }
+        }
+        if (best_mask != 0) {
+          for (int32_t q : group) {
+            for (int d = 0; d < nd; ++d) {
+              const int32_t x = coords[static_cast<size_t>(q) * nd + d];
+              c[d] = (best_mask >> d) & 1 ? lo[d] + hi[d] - x : x;
+            }
+            NodeId node = 0;
+            for (int d = nd - 1; d >= 0; --d) node = node * dims[d] + c[d];
+            image[q] = position_of_node[node];
+          }
+          for (TaskId t : members[p]) {
+            const SlotId s = slot_of_task[t];
+            slot_of_task[t] = image[s / cores] * cores + s % cores;
+          }
+          ++stats_flips_;
+        }
+        for (int32_t q : group) in_group[q] = -1;
+      }
+    }
+  }
   [[nodiscard]] LevelStats stats() const {
-    return {depth_.load(), stats_leaves_.load(), stats_unsolved_.load(), top_parts_};
+    return {depth_.load(), stats_leaves_.load(), stats_unsolved_.load(), top_parts_,
+            stats_flips_.load()};
   }
 
  private:
@@ -523,6 +630,7 @@ class HybridSolver {
   std::atomic<int> depth_{0};
   std::atomic<int64_t> stats_leaves_{0};
   std::atomic<int64_t> stats_unsolved_{0};
+  std::atomic<int64_t> stats_flips_{0};
   int32_t top_parts_ = 0;
 };
 
@@ -591,8 +699,8 @@ absl::StatusOr<MapOutput> HybridMapper::Map(const MapInput& input) const {
   out.slot_of_task = std::move(mapping);
   out.variant = absl::StrCat(
       stats.depth, " levels, ", stats.top_parts, " top parts, ", stats.leaves, " leaves by ",
-      solver.uses_grasp() ? "GRASP" : "refinement", ", ", refined.exchanges,
-      " boundary exchanges; ",
+      solver.uses_grasp() ? "GRASP" : "refinement", ", ", stats.flips, " mirrored, ",
+      refined.exchanges, " boundary exchanges; ",
       absl::FormatDuration(absl::Trunc(parts_done - start, absl::Milliseconds(1))), " + ",
       absl::FormatDuration(absl::Trunc(absl::Now() - parts_done, absl::Milliseconds(1))));
   if (stats.unsolved > 0) {
