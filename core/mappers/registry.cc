@@ -9,6 +9,7 @@
 #include "core/mappers/grasp.h"
 #include "core/mappers/grid2d.h"
 #include "core/mappers/hilbert.h"
+#include "core/mappers/hybrid.h"
 #include "core/mappers/mahd.h"
 #include "core/mappers/mapper.h"
 #include "core/mappers/ohtma.h"
@@ -74,6 +75,10 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new RefineMapper()); });
   add("grasp", "GRASP (Li, Pardalos, Resende) + robust tabu search; sparse gains when large",
       [] { return std::unique_ptr<Mapper>(new GraspMapper()); });
+  add("hybrid",
+      "METIS parts of the tasks onto compact node groups by GRASP on the quotient, then GRASP "
+      "inside each part (multi-level, parallel), boundaries refined (seed 001)",
+      [] { return std::unique_ptr<Mapper>(new HybridMapper()); });
   struct Grid2dEntry {
     Grid2dKind kind;
     const char* description;
