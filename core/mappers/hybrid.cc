@@ -19,6 +19,7 @@
 #include "core/mappers/grasp.h"
 #include "core/mappers/metis_lock.h"
 #include "core/mappers/placement.h"
+#include "core/mappers/position_graph.h"
 #include "core/mappers/random_stream.h"
 #include "core/mappers/rec_bisect.h"
 #include "core/topology/distance_matrix.h"
@@ -40,74 +41,12 @@ struct LevelStats {
   int64_t flips = 0;      // parts mirrored to face their outside neighbours
 };
 
-// Orders `positions` so that splitting the list at any index gives two compact
-// halves: with coordinates, by the longest extent of their bounding box; elsewhere by
-// the farthest pair (a, b), sorting by hops(a, x) - hops(b, x).
-void OrderForSplit(const Allocation& allocation, const std::vector<int32_t>& coords, int nd,
-                   std::span<int32_t> positions) {
-  if (nd > 0) {
-    int best_dim = 0;
-    int32_t best_extent = -1;
-    for (int d = 0; d < nd; ++d) {
-      int32_t lo = coords[static_cast<size_t>(positions[0]) * nd + d], hi = lo;
-      for (int32_t p : positions) {
-        lo = std::min(lo, coords[static_cast<size_t>(p) * nd + d]);
-        hi = std::max(hi, coords[static_cast<size_t>(p) * nd + d]);
-      }
-      if (hi - lo > best_extent) {
-        best_extent = hi - lo;
-        best_dim = d;
-      }
-    }
-    std::sort(positions.begin(), positions.end(), [&](int32_t a, int32_t b) {
-      const int32_t* ca = coords.data() + static_cast<size_t>(a) * nd;
-      const int32_t* cb = coords.data() + static_cast<size_t>(b) * nd;
-      if (ca[best_dim] != cb[best_dim]) return ca[best_dim] < cb[best_dim];
-      for (int d = 0; d < nd; ++d) {
-        if (ca[d] != cb[d]) return ca[d] < cb[d];
-      }
-      return a < b;
-    });
-    return;
-  }
-  auto farthest = [&](int32_t from) {
-    int32_t best = positions[0];
-    int32_t best_hops = -1;
-    for (int32_t p : positions) {
-      const int32_t h = allocation.HopsBetweenPositions(from, p);
-      if (h > best_hops || (h == best_hops && p < best)) {
-        best = p;
-        best_hops = h;
-      }
-    }
-    return best;
-  };
-  const int32_t a = farthest(positions[0]);
-  const int32_t b = farthest(a);
-  std::vector<std::pair<std::pair<int32_t, int32_t>, int32_t>> keyed;
-  keyed.reserve(positions.size());
-  for (int32_t p : positions) {
-    const int32_t ha = allocation.HopsBetweenPositions(a, p);
-    keyed.push_back({{ha - allocation.HopsBetweenPositions(b, p), ha}, p});
-  }
-  std::sort(keyed.begin(), keyed.end());
-  for (size_t i = 0; i < keyed.size(); ++i) positions[i] = keyed[i].second;
-}
-
 // Splits the allocation's positions into k compact groups of floor(m/k) or
 // ceil(m/k) nodes (the larger ones first), by recursive geometric bisection.
 std::vector<std::vector<int32_t>> SplitIntoGroups(const Allocation& allocation, int32_t k) {
   const int32_t m = allocation.num_nodes();
-  const std::vector<int32_t> dims = allocation.machine().dims();
-  const int nd = static_cast<int>(dims.size());
-  std::vector<int32_t> coords;
-  if (nd > 0) {
-    coords.resize(static_cast<size_t>(m) * nd);
-    for (int32_t p = 0; p < m; ++p) {
-      allocation.machine().Coordinates(allocation.node_at(p),
-                                       std::span<int32_t>(coords.data() + p * nd, nd));
-    }
-  }
+  const int nd = static_cast<int>(allocation.machine().dims().size());
+  const std::vector<int32_t> coords = FlatPositionCoordinates(allocation);
   std::vector<int32_t> size_of_group(k, m / k);
   for (int32_t j = 0; j < m % k; ++j) ++size_of_group[j];
   std::vector<int32_t> positions(m);
@@ -475,11 +414,7 @@ class HybridSolver {
     if (nd == 0 || nd > 6) return;
     const int32_t m = allocation.num_nodes();
     const int32_t cores = allocation.cores_per_node();
-    std::vector<int32_t> coords(static_cast<size_t>(m) * nd);
-    for (int32_t q = 0; q < m; ++q) {
-      allocation.machine().Coordinates(allocation.node_at(q),
-                                       std::span<int32_t>(coords.data() + q * nd, nd));
-    }
+    const std::vector<int32_t> coords = FlatPositionCoordinates(allocation);
     // Allocation position of each machine node of the current group (-1 elsewhere),
     // looked up by coordinates through a map from node id.
     absl::flat_hash_map<NodeId, int32_t> position_of_node;

@@ -160,11 +160,7 @@ std::vector<int64_t> SumOfHopsToAll(const Allocation& allocation) {
     // over a histogram of the allocation's coordinates: O(m * dims + sum D^2).
     const std::vector<int32_t> dims = torus->dims();
     const int nd = static_cast<int>(dims.size());
-    std::vector<int32_t> coords(static_cast<size_t>(m) * nd);
-    for (int32_t p = 0; p < m; ++p) {
-      allocation.machine().Coordinates(allocation.node_at(p),
-                                       std::span<int32_t>(coords.data() + p * nd, nd));
-    }
+    const std::vector<int32_t> coords = FlatPositionCoordinates(allocation);
     for (int d = 0; d < nd; ++d) {
       const int32_t size = dims[d];
       std::vector<int64_t> count(size, 0);
@@ -434,6 +430,67 @@ std::vector<int32_t> ReverseCuthillMcKee(std::span<const int64_t> xadj,
   }
   std::reverse(order.begin(), order.end());
   return order;
+}
+
+std::vector<int32_t> FlatPositionCoordinates(const Allocation& allocation) {
+  const int nd = static_cast<int>(allocation.machine().dims().size());
+  std::vector<int32_t> coords(static_cast<size_t>(allocation.num_nodes()) * nd);
+  for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
+    allocation.machine().Coordinates(
+        allocation.node_at(p), std::span<int32_t>(coords.data() + static_cast<size_t>(p) * nd, nd));
+  }
+  return coords;
+}
+
+void OrderForSplit(const Allocation& allocation, std::span<const int32_t> coords, int nd,
+                   std::span<int32_t> positions) {
+  if (nd > 0) {
+    int best_dim = 0;
+    int32_t best_extent = -1;
+    for (int d = 0; d < nd; ++d) {
+      int32_t lo = coords[static_cast<size_t>(positions[0]) * nd + d], hi = lo;
+      for (int32_t p : positions) {
+        lo = std::min(lo, coords[static_cast<size_t>(p) * nd + d]);
+        hi = std::max(hi, coords[static_cast<size_t>(p) * nd + d]);
+      }
+      if (hi - lo > best_extent) {
+        best_extent = hi - lo;
+        best_dim = d;
+      }
+    }
+    std::sort(positions.begin(), positions.end(), [&](int32_t a, int32_t b) {
+      const int32_t* ca = coords.data() + static_cast<size_t>(a) * nd;
+      const int32_t* cb = coords.data() + static_cast<size_t>(b) * nd;
+      if (ca[best_dim] != cb[best_dim]) return ca[best_dim] < cb[best_dim];
+      for (int d = 0; d < nd; ++d) {
+        if (ca[d] != cb[d]) return ca[d] < cb[d];
+      }
+      return a < b;
+    });
+    return;
+  }
+  auto farthest = [&](int32_t from) {
+    int32_t best = positions[0];
+    int32_t best_hops = -1;
+    for (int32_t p : positions) {
+      const int32_t h = allocation.HopsBetweenPositions(from, p);
+      if (h > best_hops || (h == best_hops && p < best)) {
+        best = p;
+        best_hops = h;
+      }
+    }
+    return best;
+  };
+  const int32_t a = farthest(positions[0]);
+  const int32_t b = farthest(a);
+  std::vector<std::pair<std::pair<int32_t, int32_t>, int32_t>> keyed;
+  keyed.reserve(positions.size());
+  for (int32_t p : positions) {
+    const int32_t ha = allocation.HopsBetweenPositions(a, p);
+    keyed.push_back({{ha - allocation.HopsBetweenPositions(b, p), ha}, p});
+  }
+  std::sort(keyed.begin(), keyed.end());
+  for (size_t i = 0; i < keyed.size(); ++i) positions[i] = keyed[i].second;
 }
 
 }  // namespace hopmap

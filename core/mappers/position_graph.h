@@ -58,6 +58,18 @@ std::vector<int64_t> SumOfHopsToAll(const Allocation& allocation);
 // Positions sorted by SumOfHopsToAll ascending, ties by position.
 std::vector<int32_t> PositionsByCentrality(const Allocation& allocation);
 
+// The machine coordinates of every allocated node, position-major: position p's
+// coordinates are at [p * nd, (p + 1) * nd) with nd = machine().dims().size().
+std::vector<int32_t> FlatPositionCoordinates(const Allocation& allocation);
+
+// Orders `positions` so that splitting the list at any index gives two compact
+// parts (recursive bisection of the allocation). With coordinates (`nd` > 0,
+// `coords` from FlatPositionCoordinates): by the longest extent of their bounding
+// box, then the other coordinates, then position. Without (nd == 0): by the farthest
+// pair (a, b), sorting by (hops(a, x) - hops(b, x), hops(a, x), x).
+void OrderForSplit(const Allocation& allocation, std::span<const int32_t> coords, int nd,
+                   std::span<int32_t> positions);
+
 // One node the task being placed talks to: its position and two weights. The cost
 // of a candidate node q is (sum primary * hops(q, position), sum secondary * hops)
 // compared lexicographically, then by q.

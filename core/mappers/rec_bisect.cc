@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/metis_lock.h"
+#include "core/mappers/position_graph.h"
 #include "core/topology/torus.h"
 
 namespace hopmap {
@@ -31,11 +32,7 @@ class Bisector {
     torus_ = dynamic_cast<const TorusMachine*>(&allocation.machine());
     if (torus_ != nullptr) {
       nd_ = static_cast<int>(torus_->dims().size());
-      coords_.resize(static_cast<size_t>(allocation.num_nodes()) * nd_);
-      for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
-        allocation.machine().Coordinates(allocation.node_at(p),
-                                         std::span<int32_t>(coords_.data() + p * nd_, nd_));
-      }
+      coords_ = FlatPositionCoordinates(allocation);
     }
   }
 
@@ -243,58 +240,10 @@ class Bisector {
     return best;
   }
 
-  // Orders `positions` so that the first ceil(m/2) are one half.
+  // Orders `positions` so that the first ceil(m/2) are one half: geometric on a
+  // torus or mesh, by the farthest pair elsewhere.
   void SplitPositions(std::vector<int32_t>& positions) const {
-    if (torus_ != nullptr) {
-      int best_dim = 0;
-      int32_t best_extent = -1;
-      for (int d = 0; d < nd_; ++d) {
-        int32_t lo = coords_[positions[0] * nd_ + d], hi = lo;
-        for (int32_t p : positions) {
-          lo = std::min(lo, coords_[p * nd_ + d]);
-          hi = std::max(hi, coords_[p * nd_ + d]);
-        }
-        if (hi - lo > best_extent) {
-          best_extent = hi - lo;
-          best_dim = d;
-        }
-      }
-      std::sort(positions.begin(), positions.end(), [&](int32_t a, int32_t b) {
-        if (coords_[a * nd_ + best_dim] != coords_[b * nd_ + best_dim]) {
-          return coords_[a * nd_ + best_dim] < coords_[b * nd_ + best_dim];
-        }
-        for (int d = 0; d < nd_; ++d) {
-          if (coords_[a * nd_ + d] != coords_[b * nd_ + d]) {
-            return coords_[a * nd_ + d] < coords_[b * nd_ + d];
-          }
-        }
-        return a < b;
-      });
-      return;
-    }
-    // Any metric: the farthest pair's two ends pull the nodes apart.
-    auto farthest = [&](int32_t from) {
-      int32_t best = positions[0];
-      int32_t best_hops = -1;
-      for (int32_t p : positions) {
-        const int32_t h = allocation_.HopsBetweenPositions(from, p);
-        if (h > best_hops || (h == best_hops && p < best)) {
-          best = p;
-          best_hops = h;
-        }
-      }
-      return best;
-    };
-    const int32_t a = farthest(positions[0]);
-    const int32_t b = farthest(a);
-    std::vector<std::pair<std::pair<int32_t, int32_t>, int32_t>> keyed;
-    keyed.reserve(positions.size());
-    for (int32_t p : positions) {
-      const int32_t ha = allocation_.HopsBetweenPositions(a, p);
-      keyed.push_back({{ha - allocation_.HopsBetweenPositions(b, p), ha}, p});
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (size_t i = 0; i < keyed.size(); ++i) positions[i] = keyed[i].second;
+    OrderForSplit(allocation_, coords_, torus_ != nullptr ? nd_ : 0, positions);
   }
 
   // Keeps `first_count` tasks in `tasks` and returns the others.
