@@ -13,6 +13,7 @@
 #include "core/mappers/baselines.h"
 #include "core/mappers/placement.h"
 #include "core/mappers/random_stream.h"
+#include "core/mappers/refine.h"
 #include "core/metrics/gilmore_lawler.h"
 #include "core/metrics/hop_bytes.h"
 #include "tbb/blocked_range.h"
@@ -343,26 +344,6 @@ class Search {
   int64_t nodes_ = 0;
 };
 
-// First-improvement 2-exchange over every pair of slots (empty ones included) until
-// no exchange helps or the budget ends.
-void ExchangeLocalSearch(Placement& placement, const StopCondition& stop) {
-  const SlotId slots = static_cast<SlotId>(placement.num_slots());
-  bool improved = true;
-  while (improved && !stop.ShouldStop()) {
-    improved = false;
-    for (SlotId a = 0; a < slots; ++a) {
-      for (SlotId b = a + 1; b < slots; ++b) {
-        if (placement.task_at(a) == kNoTask && placement.task_at(b) == kNoTask) continue;
-        const HopBytes delta = placement.SwapDelta(a, b);
-        if (delta < 0) {
-          placement.SwapSlots(a, b, delta);
-          improved = true;
-        }
-      }
-    }
-  }
-}
-
 // The incumbent: the best local optimum from the caller's mapping, in-order and
 // seeded random starts (lowest start index on ties).
 std::pair<HopBytes, std::vector<SlotId>> Incumbent(const MapInput& input,
@@ -388,7 +369,10 @@ std::pair<HopBytes, std::vector<SlotId>> Incumbent(const MapInput& input,
         start.resize(n);
       }
       Placement placement(input.graph, input.allocation, std::move(start));
-      if (options.local_search) ExchangeLocalSearch(placement, input.stop);
+      // exact refuses more than kExactMaxSlots, so refine tries every pair of slots:
+      // a 2-exchange local optimum.
+      static_assert(kExactMaxSlots <= RefineOptions{}.all_pairs_slot_limit);
+      if (options.local_search) RefinePlacement(placement, RefineOptions{}, input.stop);
       cost[s] = placement.hop_bytes();
       mapping[s] = std::move(placement).Release();
     }

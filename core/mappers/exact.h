@@ -23,7 +23,7 @@ inline constexpr int64_t kExactMaxSlots = 256;
 // minimal scalar product with k's distances to the other free slots. Free cores of
 // one node are interchangeable, so only the lowest is tried; so are empty twin nodes
 // (the same hops to every other node), of which only the first is tried. The incumbent starts from
-// a 2-exchange local search (Placement) from several seeded starts. The subtrees
+// a 2-exchange local search (RefinePlacement) from several seeded starts. The subtrees
 // below the first two levels run in parallel on the caller's TBB arena; each keeps its
 // own best and prunes only strictly above the shared one, so the mapping returned
 // (the first optimal leaf of the first subtree that has one) does not depend on the
