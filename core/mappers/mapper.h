@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "absl/time/time.h"
 #include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
+#include "core/metrics/lower_bound.h"
 #include "core/topology/allocation.h"
 
 namespace hopmap {
@@ -102,6 +104,9 @@ struct MapOutput {
   // Filled by portfolios (auto) with every algorithm they ran; the winner's name.
   std::vector<Candidate> candidates;
   std::string winner;
+  // ComputeLowerBound of this graph and allocation, when the mapper needed it (auto
+  // does); the report reuses it instead of computing it again.
+  std::optional<LowerBound> lower_bound;
 };
 
 class Mapper {

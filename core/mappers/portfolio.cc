@@ -282,10 +282,15 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
                      failed.candidates.empty() ? "none ran" : failed.candidates.front().error));
   }
 
+  const LowerBound bound = ComputeLowerBound(input.graph, input.allocation, shared.pattern);
+  auto finish = [&book, &bound] {
+    MapOutput out = std::move(book).Finish();
+    out.lower_bound = bound;
+    return out;
+  };
   // A construction at the lower bound is optimal: nothing left to search for.
-  if (input.options.objective == Objective::kHopBytes &&
-      book.best_hop_bytes() <= ComputeLowerBound(input.graph, input.allocation).value) {
-    return std::move(book).Finish();
+  if (input.options.objective == Objective::kHopBytes && book.best_hop_bytes() <= bound.value) {
+    return finish();
   }
 
   // Pair exchanges from the best few constructions: they repair what each
@@ -337,7 +342,7 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
       book.AddError("grasp", out.status().message(), start);
     }
   }
-  return std::move(book).Finish();
+  return finish();
 }
 
 }  // namespace hopmap

@@ -15,8 +15,9 @@ namespace {
 int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
 
 // Fills every measured field of `report` from report.slot_of_task.
+// `known_bound`: the mapper's own ComputeLowerBound of this problem, if it made one.
 void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routing,
-             MappingReport& report) {
+             MappingReport& report, const std::optional<LowerBound>& known_bound = std::nullopt) {
   report.tasks = graph.num_tasks();
   report.slots = allocation.num_slots();
   report.machine = allocation.machine().Spec();
@@ -37,7 +38,7 @@ void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routi
   report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
   report.routing = routing;
   report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
-  report.lower_bound = ComputeLowerBound(graph, allocation);
+  report.lower_bound = known_bound ? *known_bound : ComputeLowerBound(graph, allocation);
   if (report.lower_bound.value > 0) {
     report.gap =
         static_cast<double>(report.hop_bytes) / static_cast<double>(report.lower_bound.value);
@@ -103,7 +104,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     }
     MappingReport report;
     report.slot_of_task = std::move(out->slot_of_task);
-    Measure(graph, allocation, options.routing, report);
+    Measure(graph, allocation, options.routing, report, out->lower_bound);
     report.solve_seconds = seconds;
     if (out->candidates.empty()) {
       report.algorithm = CandidateName(std::string(algorithm), out->variant);

@@ -42,7 +42,8 @@ LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation
   return LowerBound{(twice + 1) / 2, "degree"};
 }
 
-LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation) {
+LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation,
+                             const PatternReport* pattern) {
   LowerBound best = DegreeLowerBound(graph, allocation);
   // Both are valid, so the larger one is; GL only where it fits the budget.
   if (std::optional<HopBytes> gl = GilmoreLawlerLowerBound(graph, allocation);
@@ -52,10 +53,11 @@ LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocatio
   // With several cores the degree bound lets each task keep cores - 1 neighbours at
   // home; on a grid the cells of one node share far fewer edges than that.
   if (allocation.cores_per_node() > 1) {
-    absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
-    if (pattern.ok() && pattern->is_grid()) {
+    absl::StatusOr<PatternReport> analysed =
+        pattern != nullptr ? absl::StatusOr<PatternReport>(*pattern) : AnalyzePattern(graph);
+    if (analysed.ok() && analysed->is_grid()) {
       std::optional<HopBytes> grid =
-          GridCutLowerBound(graph, allocation, pattern->dims, pattern->periodic);
+          GridCutLowerBound(graph, allocation, analysed->dims, analysed->periodic);
       if (grid.has_value() && *grid > best.value) best = LowerBound{*grid, "grid-cut"};
     }
   }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
 
@@ -23,10 +24,15 @@ struct LowerBound {
 // thread.
 LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation);
 
-// The best bound available for this size: the larger of the degree bound and, where
-// it fits kGilmoreLawlerMaxWork, the Gilmore-Lawler bound (gilmore_lawler.h). `method`
-// is "degree" or "gilmore-lawler" (the degree bound wins ties).
-LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation);
+// The best bound available for this size: the largest of the degree bound, the
+// Gilmore-Lawler bound where it fits kGilmoreLawlerMaxWork (gilmore_lawler.h) and,
+// with several cores per node, the grid-cut bound for near-neighbour grids
+// (grid_cut_bound.h). `method` is "degree", "gilmore-lawler" or "grid-cut" (earlier
+// ones win ties). `pattern`: the graph's AnalyzePattern result when the caller
+// already has it; otherwise the graph is analysed here when the grid-cut bound could
+// apply.
+LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation,
+                             const PatternReport* pattern = nullptr);
 
 }  // namespace hopmap
 
