@@ -208,7 +208,7 @@ std::vector<int32_t> PartitionTasks(const TaskGraph& graph, const std::vector<in
     std::vector<idx_t> metis_part(n, 0);
     int status;
     {
-      std::lock_guard<std::mutex> metis_lock(MetisMutex());
+      const MetisCall metis_call;
       status =
           METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr, nullptr, wgt.data(),
                               &nparts, tpwgts.data(), nullptr, options, &objval, metis_part.data());

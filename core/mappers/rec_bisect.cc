@@ -271,7 +271,7 @@ class Bisector {
       tpwgts[1] = 1 - tpwgts[0];
       metis_options_[METIS_OPTION_NCUTS] =
           n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
-      std::lock_guard<std::mutex> metis_lock(MetisMutex());
+      const MetisCall metis_call;
       const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr,
                                                   nullptr, wgt.data(), &nparts, tpwgts, nullptr,
                                                   metis_options_, &objval, part.data());

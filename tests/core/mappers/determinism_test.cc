@@ -1,6 +1,8 @@
 // Every registered mapper gives the same mapping for the same seed and thread count:
 // run after run, and when other solves run at the same time in the same process (the
 // daemon's situation).
+#include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -68,6 +70,32 @@ TEST(DeterminismTest, EveryMapperRepeatsItselfAloneAndUnderConcurrency) {
     EXPECT_EQ(a, first) << info.name << ": concurrent run differs";
     EXPECT_EQ(b, first) << info.name << ": concurrent run differs";
   }
+}
+
+}  // namespace
+}  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+// METIS draws from rand(); other code in the process (gRPC) calls rand() too. A thread
+// calling srand()/rand() all the time must not change rec-bisect's mapping.
+TEST(DeterminismTest, MetisIgnoresOtherRandCallers) {
+  const Problem problem = MakeProblem();
+  const std::vector<SlotId> quiet = Solve(problem, "rec-bisect");
+  std::atomic<bool> done{false};
+  std::thread noise([&] {
+    unsigned int seed = 1;
+    while (!done.load()) {
+      srand(seed++);
+      for (int i = 0; i < 64; ++i) (void)rand();
+    }
+  });
+  for (int run = 0; run < 20; ++run) {
+    EXPECT_EQ(Solve(problem, "rec-bisect"), quiet) << "run " << run;
+  }
+  done.store(true);
+  noise.join();
 }
 
 }  // namespace

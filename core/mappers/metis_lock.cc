@@ -1,0 +1,59 @@
+#include "core/mappers/metis_lock.h"
+
+#include <dlfcn.h>
+
+#include <cstdint>
+
+namespace hopmap {
+namespace {
+
+std::mutex& MetisMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+// The private generator of the thread inside a MetisCall (SplitMix64); null elsewhere.
+thread_local uint64_t* metis_state = nullptr;
+thread_local uint64_t metis_state_storage = 0;
+
+int NextMetisRand(uint64_t& state) {
+  state += 0x9e3779b97f4a7c15ULL;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z >> 33);  // 0 .. 2^31 - 1 = RAND_MAX
+}
+
+template <typename F>
+F NextSymbol(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+MetisCall::MetisCall() : lock_(MetisMutex()) {
+  metis_state_storage = 0;
+  metis_state = &metis_state_storage;
+}
+
+MetisCall::~MetisCall() { metis_state = nullptr; }
+
+}  // namespace hopmap
+
+// Interposed C library functions: the private generator inside a MetisCall, the C
+// library's everywhere else.
+extern "C" int rand(void) {
+  if (hopmap::metis_state != nullptr) return hopmap::NextMetisRand(*hopmap::metis_state);
+  static const auto libc_rand = hopmap::NextSymbol<int (*)(void)>("rand");
+  return libc_rand();
+}
+
+extern "C" void srand(unsigned int seed) {
+  if (hopmap::metis_state != nullptr) {
+    *hopmap::metis_state = seed;
+    return;
+  }
+  static const auto libc_srand = hopmap::NextSymbol<void (*)(unsigned int)>("srand");
+  libc_srand(seed);
+}
