@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/graph/task_graph.h"
@@ -62,6 +64,24 @@ inline HopBytes BruteHopBytes(const TaskGraph& graph, const Allocation& allocati
     });
   }
   return total;
+}
+
+// The first exchange of two slots' occupants (tasks or empty) that lowers the
+// recomputed hop-bytes of `mapping`, as (a, b); nullopt at a 2-exchange local optimum.
+inline std::optional<std::pair<SlotId, SlotId>> FirstImprovingExchange(
+    const TaskGraph& graph, const Allocation& allocation, const std::vector<SlotId>& mapping) {
+  const HopBytes hb = BruteHopBytes(graph, allocation, mapping);
+  std::vector<TaskId> task_at(allocation.num_slots(), -1);
+  for (TaskId t = 0; t < graph.num_tasks(); ++t) task_at[mapping[t]] = t;
+  for (SlotId a = 0; a < allocation.num_slots(); ++a) {
+    for (SlotId b = a + 1; b < allocation.num_slots(); ++b) {
+      std::vector<SlotId> other = mapping;
+      if (task_at[a] >= 0) other[task_at[a]] = b;
+      if (task_at[b] >= 0) other[task_at[b]] = a;
+      if (BruteHopBytes(graph, allocation, other) < hb) return std::make_pair(a, b);
+    }
+  }
+  return std::nullopt;
 }
 
 // The optimum over every injective task -> slot map (small problems only).
