@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/mappers/grasp.h"
+#include "core/mappers/iterated_refine.h"
 #include "core/mappers/placement.h"
 #include "core/mappers/random_stream.h"
 #include "core/mappers/refine.h"
@@ -149,80 +150,6 @@ class CandidateBook {
   Candidate best_score_;
   std::vector<Kept> kept_;
 };
-
-// Iterated local search: each round scrambles the slots of a small connected patch
-// of tasks (a breadth-first ball around a random task) and refines; the result is
-// kept when it is better. Round k draws from RandomStream(seed, k), so the result
-// depends only on the seed and the number of rounds done.
-std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& allocation,
-                                     std::vector<SlotId> best, int64_t rounds, double work_budget,
-                                     uint64_t seed, const StopCondition& stop) {
-  constexpr int32_t kPatch = 12;
-  Placement placement(graph, allocation, best);
-  const PositionGraph near = PositionGraph::Build(allocation);
-  // Rounds that keep failing mean the search is stuck: stop early (a count, not the
-  // clock, so runs stay reproducible).
-  const int64_t max_failures = std::max<int64_t>(50, rounds / 5);
-  int64_t failures = 0;
-  double work = 0;             // edges refine scanned (RefineStats::work)
-  std::vector<TaskId> region;  // the patch and its neighbours: what refine revisits
-  HopBytes best_hop_bytes = placement.hop_bytes();
-  std::vector<TaskId> patch;
-  std::vector<SlotId> slots;
-  std::vector<char> in_patch(graph.num_tasks(), 0);
-  for (int64_t round = 0; round < rounds && !stop.ShouldStop(); ++round) {
-    RandomStream random(seed ^ 0x5045525455524245ULL, static_cast<uint64_t>(round));
-    patch.assign(1, static_cast<TaskId>(random.Below(graph.num_tasks())));
-    in_patch[patch[0]] = 1;
-    for (size_t i = 0; i < patch.size() && patch.size() < kPatch; ++i) {
-      graph.ForEachNeighbor(patch[i], [&](TaskId u, Bytes) {
-        if (patch.size() < kPatch && !in_patch[u]) {
-          in_patch[u] = 1;
-          patch.push_back(u);
-        }
-      });
-    }
-    slots.clear();
-    for (TaskId t : patch) {
-      slots.push_back(placement.slot_of(t));
-      in_patch[t] = 0;
-    }
-    random.Shuffle(std::span<SlotId>(slots));
-    // Apply the shuffle as exchanges, so the placement stays consistent.
-    for (size_t i = 0; i < patch.size(); ++i) {
-      const SlotId from = placement.slot_of(patch[i]);
-      if (from != slots[i])
-        placement.SwapSlots(from, slots[i], placement.SwapDelta(from, slots[i]));
-    }
-    region = patch;
-    for (TaskId t : patch) in_patch[t] = 1;
-    for (TaskId t : patch) {
-      graph.ForEachNeighbor(t, [&](TaskId u, Bytes) {
-        if (!in_patch[u]) {
-          in_patch[u] = 1;
-          region.push_back(u);
-        }
-      });
-    }
-    for (TaskId t : region) in_patch[t] = 0;
-    const RefineStats stats = RefinePlacement(placement, RefineOptions{}, stop, region, &near);
-    work += static_cast<double>(stats.work);
-    if (placement.hop_bytes() < best_hop_bytes) {
-      best_hop_bytes = placement.hop_bytes();
-      best = placement.slot_of_task();
-      failures = 0;
-    } else {
-      // Back to the best by exchanges: each puts one more task back on its slot.
-      for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-        const SlotId from = placement.slot_of(t);
-        if (from != best[t]) placement.SwapSlots(from, best[t], placement.SwapDelta(from, best[t]));
-      }
-      if (++failures >= max_failures) break;
-    }
-    if (work > work_budget) break;
-  }
-  return best;
-}
 
 int64_t TaskLimit(const PortfolioPlan& plan, const std::string& name) {
   for (const auto& [limited, max_tasks] : plan.task_limits) {
