@@ -7,11 +7,6 @@
 namespace hopmap {
 namespace {
 
-std::mutex& MetisMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
 // The private generator of the thread inside a MetisCall (SplitMix64); null elsewhere.
 thread_local uint64_t* metis_state = nullptr;
 thread_local uint64_t metis_state_storage = 0;
@@ -32,7 +27,7 @@ F NextSymbol(const char* name) {
 
 }  // namespace
 
-MetisCall::MetisCall() : lock_(MetisMutex()) {
+MetisCall::MetisCall() {
   metis_state_storage = 0;
   metis_state = &metis_state_storage;
 }

@@ -2,8 +2,6 @@
 #ifndef HOPMAP_CORE_MAPPERS_METIS_LOCK_H_
 #define HOPMAP_CORE_MAPPERS_METIS_LOCK_H_
 
-#include <mutex>
-
 namespace hopmap {
 
 // Debian's METIS 5 draws its random numbers from the C library's rand(), seeded with
@@ -12,17 +10,17 @@ namespace hopmap {
 // cuts changed with whatever else the process did, and so did its mapping. While a
 // MetisCall is alive on a thread, rand() and srand() on that thread use a private
 // generator instead (metis_lock.cc interposes them; every other caller gets the C
-// library's), and one process-wide lock keeps METIS calls one at a time (GKlib has
-// other process-wide state). tests/core/mappers/determinism_test.cc checks it.
+// library's). Everything else METIS keeps between calls is thread-local (Debian's
+// libmetis.so.5: its only non-TLS data are GKlib's getopt variables), so calls on
+// different threads run at the same time: rec-bisect's halves, hybrid's parts and
+// auto's candidates in parallel. tests/core/mappers/determinism_test.cc checks that
+// concurrent solves give the same mappings as solves alone.
 class MetisCall {
  public:
   MetisCall();
   ~MetisCall();
   MetisCall(const MetisCall&) = delete;
   MetisCall& operator=(const MetisCall&) = delete;
-
- private:
-  std::lock_guard<std::mutex> lock_;
 };
 
 }  // namespace hopmap
