@@ -2,6 +2,7 @@
 // with its report.
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -23,7 +24,7 @@ struct MapFlags {
   std::string algorithm = "auto";
   std::string objective = "hop-bytes";
   std::string routing = "dimension-order";
-  double time_limit = 10.0;
+  double time_limit = 0;  // 0: sized to the job (DefaultTimeLimitSeconds)
   uint64_t seed = 1;
   int64_t iteration_limit = 0;
   std::string initial;  // a mapping file to start from
@@ -113,7 +114,12 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
 
   absl::StatusOr<MappingReport> report;
   if (!flags.quiet && isatty(STDERR_FILENO)) {
-    ProgressBar bar(STDERR_FILENO, flags.time_limit);
+    // The bar's length: the budget asked for, or the size-based default (the
+    // daemon may choose another; the bar then ends early or waits at full).
+    ProgressBar bar(STDERR_FILENO, flags.time_limit > 0 ? flags.time_limit
+                                                        : DefaultTimeLimitSeconds(std::max<int64_t>(
+                                                              request.graph().num_tasks(),
+                                                              request.graph().xadj_size() - 1)));
     report = (*client)->MapStream(request, [&bar](const v1::Progress& p) {
       bar.Update(
           !p.candidate_finished().empty(),
@@ -168,7 +174,9 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Routing model for link loads: dimension-order or adaptive")
       ->capture_default_str();
   cmd->add_option("--time-limit", flags->time_limit,
-                  "Budget in seconds for the whole solve (hopmapd may cap it)")
+                  "Budget in seconds for the whole solve (hopmapd may cap it); 0: sized to the "
+                  "job, 1 s per 8192 tasks, at least 1 s and at most 45 s (with --server: "
+                  "the daemon's --default-time-limit)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--initial", flags->initial,

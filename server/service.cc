@@ -456,7 +456,6 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
                                    time_limit));
   }
   if (time_limit == 0) time_limit = options_.default_time_limit_seconds;
-  time_limit = std::min(time_limit, options_.max_time_limit_seconds);
   if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
   absl::StatusOr<Problem> problem = PrepareProblem(call, request);
   if (!problem.ok()) return problem.status();
@@ -464,6 +463,8 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   const AllocationCache::Lookup* lookup = &problem->lookup;
   const Allocation& allocation = *lookup->allocation;
   if (absl::Status s = CheckFits(*graph, allocation); !s.ok()) return s;
+  if (time_limit == 0) time_limit = DefaultTimeLimitSeconds(graph->num_tasks());
+  time_limit = std::min(time_limit, options_.max_time_limit_seconds);
 
   // The budget ends early enough for the reply to arrive before the deadline.
   if (call.deadline != absl::InfiniteFuture()) {

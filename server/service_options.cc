@@ -49,10 +49,10 @@ absl::Status ServiceOptions::Validate() const {
     return FlagError("--max-time-limit", absl::StrCat("must be a positive number of seconds, got ",
                                                       max_time_limit_seconds));
   }
-  if (!std::isfinite(default_time_limit_seconds) || default_time_limit_seconds <= 0) {
-    return FlagError(
-        "--default-time-limit",
-        absl::StrCat("must be a positive number of seconds, got ", default_time_limit_seconds));
+  if (!std::isfinite(default_time_limit_seconds) || default_time_limit_seconds < 0) {
+    return FlagError("--default-time-limit",
+                     absl::StrCat("must be a number of seconds >= 0 (0: sized to the job), got ",
+                                  default_time_limit_seconds));
   }
   if (default_time_limit_seconds > max_time_limit_seconds) {
     return FlagError("--default-time-limit",

@@ -27,7 +27,8 @@ struct ServiceOptions {
   // RESOURCE_EXHAUSTED.
   int max_queued = 64;
   // --default-time-limit: a request's budget when it gives none.
-  double default_time_limit_seconds = 10.0;
+  // 0: sized to the job (DefaultTimeLimitSeconds: 1 s per 8192 tasks, 1..45 s).
+  double default_time_limit_seconds = 0;
   // --max-time-limit: the largest budget a request may ask for (larger is capped).
   double max_time_limit_seconds = 300.0;
   // --threads: threads of one solve (0: every hardware thread); a request may ask

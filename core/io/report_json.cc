@@ -41,6 +41,7 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
     j["links_used"] = nullptr;
   }
   j["solve_seconds"] = report.solve_seconds;
+  j["time_limit_seconds"] = report.time_limit_seconds;
   Json candidates = Json::array();
   for (const Candidate& c : report.candidates) {
     Json cj;

@@ -1,5 +1,6 @@
 #include "core/mappers/mapper.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -29,10 +30,23 @@ std::string RoutingName(Routing routing) {
   return routing == Routing::kDimensionOrder ? "dimension-order" : "adaptive";
 }
 
+double DefaultTimeLimitSeconds(int64_t num_tasks) {
+  constexpr double kTasksPerSecond = 8192;
+  constexpr double kMinSeconds = 1;
+  constexpr double kMaxSeconds = 45;
+  return std::clamp(static_cast<double>(num_tasks) / kTasksPerSecond, kMinSeconds, kMaxSeconds);
+}
+
+double EffectiveTimeLimitSeconds(const MapperOptions& options, int64_t num_tasks) {
+  return options.time_limit_seconds > 0 ? options.time_limit_seconds
+                                        : DefaultTimeLimitSeconds(num_tasks);
+}
+
 absl::Status MapperOptions::Validate() const {
-  if (!std::isfinite(time_limit_seconds) || time_limit_seconds <= 0) {
+  if (!std::isfinite(time_limit_seconds) || time_limit_seconds < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("time limit must be a positive number of seconds, got ", time_limit_seconds));
+        absl::StrCat("time limit must be a number of seconds >= 0 (0: sized to the job), got ",
+                     time_limit_seconds));
   }
   if (iteration_limit < 0) {
     return absl::InvalidArgumentError(

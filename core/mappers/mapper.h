@@ -31,8 +31,10 @@ std::string RoutingName(Routing routing);
 
 struct MapperOptions {
   uint64_t seed = 1;
-  double time_limit_seconds = 10.0;  // wall-clock budget of the whole solve
-  int threads = 0;                   // 0: every hardware thread
+  // Wall-clock budget of the whole solve; 0: DefaultTimeLimitSeconds(tasks), which
+  // SolveMapping substitutes before any mapper runs.
+  double time_limit_seconds = 0;
+  int threads = 0;  // 0: every hardware thread
   Objective objective = Objective::kHopBytes;
   Routing routing = Routing::kDimensionOrder;  // for the congestion objective and reports
   // Iterative searches (grasp, emahd, ...) stop after this many iterations or starts
@@ -41,6 +43,14 @@ struct MapperOptions {
   int64_t iteration_limit = 0;
   absl::Status Validate() const;
 };
+
+// The budget of a solve whose caller gave none: about a second for an interactive
+// job of a few thousand tasks, growing with the job (1 s per 8192 tasks, at least
+// 1 s, at most 45 s so that a 1M-task job, read, mapped and written, ends within a
+// minute on two cores).
+double DefaultTimeLimitSeconds(int64_t num_tasks);
+// options.time_limit_seconds, or the default for num_tasks when it is 0.
+double EffectiveTimeLimitSeconds(const MapperOptions& options, int64_t num_tasks);
 
 // When a solve must stop: its deadline, or a caller's cancellation.
 class StopCondition {

@@ -11,12 +11,14 @@ namespace hopmap {
 
 // What `auto` runs, and when.
 struct PortfolioPlan {
-  // Constructions, run in turn within the shared deadline (the first always runs).
+  // Constructions, run concurrently within the shared deadline (the first always
+  // runs; the others are skipped once the deadline has passed).
   std::vector<std::string> constructions;
   // Constructions too costly above a size: skipped (and listed) when the graph has
   // more tasks. Pairs of (name, max tasks).
   std::vector<std::pair<std::string, int64_t>> task_limits;
-  // The best this many distinct construction results are refined by pair exchanges.
+  // The best this many distinct construction results (those within 1.3x of the
+  // best hop-bytes) are refined by pair exchanges, concurrently.
   int32_t refine_best = 3;
   // Up to this many slots, GRASP with robust tabu search continues from the best.
   int64_t grasp_slot_limit = 512;
@@ -31,14 +33,16 @@ struct PortfolioPlan {
 // for small problems.
 PortfolioPlan DefaultPortfolioPlan();
 
-// Runs the plan: constructions in order, each scored by the objective (hop-bytes;
-// or max link load, then hop-bytes); then RefinePlacement on the best refine_best
-// results with distinct hop-bytes; then, for small problems, GRASP started from
-// the best. Ties go to the earlier candidate. Every candidate, with its score and
-// time, is listed in MapOutput::candidates. GRASP's work is capped by iterations
-// (MapperOptions::iteration_limit, or one chosen from the size), so when the
-// deadline does not cut it the answer is the same on every run with the same seed
-// and thread count.
+// Runs the plan: every construction at once on the caller's TBB arena within the
+// shared deadline, each scored by the objective (hop-bytes; or max link load, then
+// hop-bytes); then RefinePlacement on the best refine_best results with distinct
+// hop-bytes, concurrently; then iterated local search (large problems) or GRASP
+// (small ones) from the best. Ties go to the candidate earlier in the plan, whatever
+// order they finish in. Every candidate, with its score and time, is listed in
+// MapOutput::candidates in plan order; progress is reported as each finishes. The
+// searches are capped by work counts (MapperOptions::iteration_limit, or ones chosen
+// from the size), so when the deadline does not cut them the answer is the same on
+// every run with the same seed and thread count.
 class PortfolioMapper final : public Mapper {
  public:
   PortfolioMapper(const MapperRegistry* registry, PortfolioPlan plan)

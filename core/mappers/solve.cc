@@ -87,9 +87,11 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
   absl::StatusOr<MappingReport> result;
   arena.execute([&] {
     const absl::Time start = absl::Now();
-    const StopCondition stop(start + absl::Seconds(options.time_limit_seconds), control.cancelled);
+    MapperOptions sized = options;
+    sized.time_limit_seconds = EffectiveTimeLimitSeconds(options, graph.num_tasks());
+    const StopCondition stop(start + absl::Seconds(sized.time_limit_seconds), control.cancelled);
     absl::StatusOr<MapOutput> out =
-        (*mapper)->Map({graph, allocation, options, stop, &control.on_progress,
+        (*mapper)->Map({graph, allocation, sized, stop, &control.on_progress,
                         /*pattern=*/nullptr, control.initial});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (!out.ok()) {
@@ -106,6 +108,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     report.slot_of_task = std::move(out->slot_of_task);
     Measure(graph, allocation, options.routing, report, out->lower_bound);
     report.solve_seconds = seconds;
+    report.time_limit_seconds = sized.time_limit_seconds;
     if (out->candidates.empty()) {
       report.algorithm = CandidateName(std::string(algorithm), out->variant);
       Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, ""};

@@ -46,6 +46,7 @@ struct MappingReport {
   HopBytes baseline_hop_bytes = 0;  // the in-order placement
   double improvement = 0;           // 1 - hop_bytes / baseline (0.25 = 25% fewer)
   double solve_seconds = 0;
+  double time_limit_seconds = 0;  // the budget the solve had (after defaults and caps)
   std::vector<Candidate> candidates;
 };
 

@@ -281,7 +281,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-message-bytes", o.max_message_bytes,
                  "Largest request or reply message in bytes");
   app.add_option("--default-time-limit", o.default_time_limit_seconds,
-                 "Seconds a solve may take when the request gives no limit");
+                 "Seconds a solve may take when the request gives no limit; 0: sized to the "
+                 "job (1 s per 8192 tasks, at least 1 s, at most 45 s)")
+      ->capture_default_str();
   app.add_option("--max-time-limit", o.max_time_limit_seconds,
                  "Largest time limit a request may ask for, in seconds (larger is capped; the "
                  "call's deadline caps it too)");

@@ -172,7 +172,7 @@ TEST(ServiceOptionsTest, DefaultsAreValidAndErrorsNameTheFlag) {
   EXPECT_EQ(options.max_message_bytes, 256 << 20);
   EXPECT_EQ(options.max_concurrent, 2);
   EXPECT_EQ(options.max_queued, 64);
-  EXPECT_EQ(options.default_time_limit_seconds, 10.0);
+  EXPECT_EQ(options.default_time_limit_seconds, 0.0);  // sized to the job
   EXPECT_EQ(options.max_time_limit_seconds, 300.0);
   EXPECT_EQ(options.cache_bytes, int64_t{1} << 30);
 
@@ -181,6 +181,8 @@ TEST(ServiceOptionsTest, DefaultsAreValidAndErrorsNameTheFlag) {
   EXPECT_THAT(std::string(bad.Validate().message()), HasSubstr("--max-concurrent"));
   bad = options;
   bad.default_time_limit_seconds = 400;
+  EXPECT_THAT(std::string(bad.Validate().message()), HasSubstr("--default-time-limit"));
+  bad.default_time_limit_seconds = -1;
   EXPECT_THAT(std::string(bad.Validate().message()), HasSubstr("--default-time-limit"));
   bad = options;
   bad.max_time_limit_seconds = std::nan("");
@@ -881,6 +883,29 @@ TEST(ServiceTest, DeadlineCapsTheTimeLimit) {
   EXPECT_EQ(reply.tasks(), 6561);
   EXPECT_LT(reply.solve_seconds(), 10.0);
   EXPECT_THAT(reply.algorithm(), HasSubstr("axis-order("));
+}
+
+TEST(ServiceTest, ABudgetOfZeroIsSizedToTheJob) {
+  Harness h;
+  {
+    grpc::ClientContext context;
+    v1::MapReply reply;
+    v1::MapRequest request = SmallRequest();
+    request.set_time_limit_seconds(0);
+    const grpc::Status status = h.stub().Map(&context, request, &reply);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(reply.time_limit_seconds(), DefaultTimeLimitSeconds(reply.tasks()));
+  }
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    v1::MapReply reply;
+    v1::MapRequest request = SmallRequest();
+    request.set_time_limit_seconds(7.5);  // the caller's budget wins
+    const grpc::Status status = h.stub().Map(&context, request, &reply);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(reply.time_limit_seconds(), 7.5);
+  }
 }
 
 TEST(ServiceTest, CancelAllStopsSolvesInFlight) {

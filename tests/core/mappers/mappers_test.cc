@@ -1,3 +1,4 @@
+#include <cmath>
 #include <memory>
 
 #include "core/graph/task_graph.h"
@@ -55,11 +56,28 @@ TEST(RegistryTest, KnowsTheBaselinesAndRejectsUnknown) {
 TEST(OptionsTest, Validate) {
   MapperOptions o;
   EXPECT_TRUE(o.Validate().ok());
-  o.time_limit_seconds = 0;
+  o.time_limit_seconds = 0;  // sized to the job
+  EXPECT_TRUE(o.Validate().ok());
+  o.time_limit_seconds = -1;
+  EXPECT_THAT(o.Validate().message(), HasSubstr("time limit"));
+  o.time_limit_seconds = std::nan("");
   EXPECT_THAT(o.Validate().message(), HasSubstr("time limit"));
   o.time_limit_seconds = 1;
   o.threads = -2;
   EXPECT_THAT(o.Validate().message(), HasSubstr("threads"));
+}
+
+TEST(OptionsTest, DefaultTimeLimitGrowsWithTheJob) {
+  EXPECT_EQ(DefaultTimeLimitSeconds(0), 1.0);
+  EXPECT_EQ(DefaultTimeLimitSeconds(4096), 1.0);
+  EXPECT_EQ(DefaultTimeLimitSeconds(65536), 8.0);
+  EXPECT_EQ(DefaultTimeLimitSeconds(262144), 32.0);
+  EXPECT_EQ(DefaultTimeLimitSeconds(1 << 20), 45.0);
+  EXPECT_EQ(DefaultTimeLimitSeconds(int64_t{1} << 30), 45.0);
+  MapperOptions o;
+  EXPECT_EQ(EffectiveTimeLimitSeconds(o, 65536), 8.0);
+  o.time_limit_seconds = 3;  // the caller's budget wins
+  EXPECT_EQ(EffectiveTimeLimitSeconds(o, 65536), 3.0);
 }
 
 TEST(BaselinesTest, InOrderRoundRobinRandom) {

@@ -1,0 +1,136 @@
+// auto runs its candidates concurrently: the answer must not depend on which
+// finishes first, every mapping must be valid, and a large job must work.
+#include "core/mappers/portfolio.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graph/generators.h"
+#include "core/mappers/solve.h"
+#include "core/metrics/hop_bytes.h"
+#include "core/topology/torus.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hopmap {
+namespace {
+
+std::shared_ptr<const Machine> Torus(std::vector<int32_t> dims) {
+  std::vector<bool> wrap(dims.size(), true);
+  return std::make_shared<TorusMachine>(*TorusMachine::Create(std::move(dims), std::move(wrap)));
+}
+
+// Every task placed once, no node over its cores, and the reported hop-bytes are
+// those of the returned mapping.
+void ExpectValid(const TaskGraph& graph, const Allocation& allocation,
+                 const MappingReport& report) {
+  ASSERT_EQ(report.slot_of_task.size(), static_cast<size_t>(graph.num_tasks()));
+  std::vector<int32_t> on_node(allocation.num_nodes(), 0);
+  std::vector<char> used(allocation.num_slots(), 0);
+  for (const SlotId s : report.slot_of_task) {
+    ASSERT_GE(s, 0);
+    ASSERT_LT(s, allocation.num_slots());
+    ASSERT_FALSE(used[s]) << "slot " << s << " used twice";
+    used[s] = 1;
+    ++on_node[s / allocation.cores_per_node()];
+  }
+  for (const int32_t count : on_node) ASSERT_LE(count, allocation.cores_per_node());
+  EXPECT_EQ(report.hop_bytes, ComputeHopBytes(graph, allocation, report.slot_of_task));
+  EXPECT_LE(report.hop_bytes, report.baseline_hop_bytes);
+  EXPECT_LE(report.lower_bound.value, report.hop_bytes);
+}
+
+// 8,192 tasks of a random geometric graph on a fragmented allocation (every
+// other block of 4 nodes of a 32x16x16 torus) with 4 cores per node: the shape of
+// the large jobs, small enough for a unit test.
+TEST(PortfolioTest, LargeFragmentedJobIsValidAndRepeatsItself) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 8192;
+  gen.seed = 3;
+  const TaskGraph graph = *GenerateGraph(gen);
+  std::vector<NodeId> nodes;
+  for (NodeId n = 0; n < 32 * 16 * 16; n += 8) {
+    for (NodeId k = 0; k < 4; ++k) nodes.push_back(n + k);
+  }
+  const Allocation allocation = *Allocation::Create(Torus({32, 16, 16}), nodes, 4);  // 16384 slots
+  MapperOptions options;
+  options.seed = 9;
+  options.threads = 2;
+  // The searches end on these caps, not on the clock, so two runs can be compared.
+  options.iteration_limit = 20;
+  options.time_limit_seconds = 600;
+  const absl::StatusOr<MappingReport> first = SolveMapping(graph, allocation, "auto", options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ExpectValid(graph, allocation, *first);
+  // Refinement and the local search improve on the best construction here.
+  EXPECT_THAT(first->algorithm,
+              ::testing::AnyOf(::testing::StartsWith("refine("), ::testing::Eq("perturb+refine")));
+  const absl::StatusOr<MappingReport> again = SolveMapping(graph, allocation, "auto", options);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->slot_of_task, first->slot_of_task);
+  EXPECT_EQ(again->algorithm, first->algorithm);
+  ASSERT_EQ(again->candidates.size(), first->candidates.size());
+  for (size_t i = 0; i < first->candidates.size(); ++i) {
+    EXPECT_EQ(again->candidates[i].algorithm, first->candidates[i].algorithm);
+    EXPECT_EQ(again->candidates[i].hop_bytes, first->candidates[i].hop_bytes);
+  }
+}
+
+// Candidates are listed in plan order whatever order they finish in, and equal
+// scores go to the earlier one: in-order and round-robin are the same mapping with
+// one core per node, and in-order comes first.
+TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
+  GeneratorOptions gen;
+  gen.kind = "ring";
+  gen.tasks = 64;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({64}));
+  const MapperRegistry& registry = BuiltinMappers();
+  PortfolioPlan plan;
+  plan.constructions = {"random", "in-order", "round-robin"};
+  plan.refine_best = 0;
+  plan.perturbations = 0;
+  plan.grasp_slot_limit = 0;
+  const PortfolioMapper mapper(&registry, plan);
+  MapperOptions options;
+  options.time_limit_seconds = 60;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  for (int run = 0; run < 5; ++run) {
+    const absl::StatusOr<MapOutput> out =
+        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->candidates.size(), 3u);
+    EXPECT_EQ(out->candidates[0].algorithm, "random");
+    EXPECT_EQ(out->candidates[1].algorithm, "in-order");
+    EXPECT_EQ(out->candidates[2].algorithm, "round-robin");
+    EXPECT_EQ(out->candidates[1].hop_bytes, out->candidates[2].hop_bytes);
+    EXPECT_EQ(out->winner, "in-order");
+  }
+}
+
+// With the budget gone before it starts, auto still returns the first construction
+// and lists the others as not started.
+TEST(PortfolioTest, ExpiredBudgetStillReturnsTheFirstConstruction) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 500;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
+  const MapperRegistry& registry = BuiltinMappers();
+  const PortfolioMapper mapper(&registry, DefaultPortfolioPlan());
+  MapperOptions options;
+  const StopCondition expired(absl::Now() - absl::Seconds(1));
+  const absl::StatusOr<MapOutput> out =
+      mapper.Map({graph, allocation, options, expired, nullptr, nullptr, nullptr});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->winner, "in-order");
+  for (const Candidate& c : out->candidates) {
+    if (c.algorithm == "in-order") continue;
+    EXPECT_FALSE(c.error.empty()) << c.algorithm;
+  }
+}
+
+}  // namespace
+}  // namespace hopmap
