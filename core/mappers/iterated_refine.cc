@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <utility>
 
 #include "core/mappers/placement.h"
 #include "core/mappers/position_graph.h"
@@ -14,7 +15,7 @@ std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& a
                                      std::vector<SlotId> best, int64_t rounds, double work_budget,
                                      uint64_t seed, const StopCondition& stop) {
   constexpr int32_t kPatch = 12;
-  Placement placement(graph, allocation, best);
+  Placement placement(graph, allocation, std::move(best));
   const PositionGraph near = PositionGraph::Build(allocation);
   // Rounds that keep failing mean the search is stuck: stop early (a count, not the
   // clock, so runs stay reproducible).
@@ -26,7 +27,13 @@ std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& a
   std::vector<TaskId> patch;
   std::vector<SlotId> slots;
   std::vector<char> in_patch(graph.num_tasks(), 0);
+  // A failed round is undone from this journal: O(its exchanges), not O(tasks),
+  // so rounds stay cheap on a million tasks. Between rounds the placement is the
+  // best so far.
+  std::vector<Placement::Exchange> journal;
+  placement.set_journal(&journal);
   for (int64_t round = 0; round < rounds && !stop.ShouldStop(); ++round) {
+    journal.clear();
     RandomStream random(seed ^ 0x5045525455524245ULL, static_cast<uint64_t>(round));
     patch.assign(1, static_cast<TaskId>(random.Below(graph.num_tasks())));
     in_patch[patch[0]] = 1;
@@ -65,19 +72,15 @@ std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& a
     work += static_cast<double>(stats.work);
     if (placement.hop_bytes() < best_hop_bytes) {
       best_hop_bytes = placement.hop_bytes();
-      best = placement.slot_of_task();
       failures = 0;
     } else {
-      // Back to the best by exchanges: each puts one more task back on its slot.
-      for (TaskId t = 0; t < graph.num_tasks(); ++t) {
-        const SlotId from = placement.slot_of(t);
-        if (from != best[t]) placement.SwapSlots(from, best[t], placement.SwapDelta(from, best[t]));
-      }
+      placement.Undo(journal);
       if (++failures >= max_failures) break;
     }
     if (work > work_budget) break;
   }
-  return best;
+  placement.set_journal(nullptr);
+  return std::move(placement).Release();
 }
 
 }  // namespace hopmap

@@ -45,6 +45,16 @@ void Placement::SwapSlots(SlotId a, SlotId b, HopBytes delta) {
   if (ta != kNoTask) slot_of_task_[ta] = b;
   if (tb != kNoTask) slot_of_task_[tb] = a;
   hop_bytes_ += delta;
+  if (journal_ != nullptr) journal_->push_back({a, b, delta});
+}
+
+void Placement::Undo(std::vector<Exchange>& journal) {
+  std::vector<Exchange>* const recording = journal_;
+  journal_ = nullptr;
+  // An exchange is its own inverse, and undoing it changes hop-bytes by -delta.
+  for (auto it = journal.rbegin(); it != journal.rend(); ++it) SwapSlots(it->a, it->b, -it->delta);
+  journal.clear();
+  journal_ = recording;
 }
 
 std::vector<SlotId> Placement::Release() && {

@@ -46,6 +46,18 @@ class Placement {
   // Exchanges the occupants of a and b; `delta` must be SwapDelta(a, b).
   void SwapSlots(SlotId a, SlotId b, HopBytes delta);
 
+  // An applied exchange, as a journal records it.
+  struct Exchange {
+    SlotId a;
+    SlotId b;
+    HopBytes delta;
+  };
+  // While set, every SwapSlots appends to `journal`, so that a search step that
+  // did not pay can be undone in O(its exchanges) instead of O(tasks); null: none.
+  void set_journal(std::vector<Exchange>* journal) { journal_ = journal; }
+  // Undoes the journal's exchanges, newest first, and clears it.
+  void Undo(std::vector<Exchange>& journal);
+
   // The mapping, leaving the placement empty.
   std::vector<SlotId> Release() &&;
 
@@ -55,6 +67,7 @@ class Placement {
   std::vector<SlotId> slot_of_task_;
   std::vector<TaskId> task_of_slot_;
   HopBytes hop_bytes_ = 0;
+  std::vector<Exchange>* journal_ = nullptr;
 };
 
 }  // namespace hopmap

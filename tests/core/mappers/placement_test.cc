@@ -43,5 +43,51 @@ TEST(PlacementTest, SwapDeltaMatchesRecomputedHopBytes) {
   EXPECT_EQ(std::move(placement).Release().size(), static_cast<size_t>(graph.num_tasks()));
 }
 
+// A journal records the exchanges made while it is set; Undo puts back the mapping
+// and the hop-bytes from before them, including exchanges with empty slots.
+TEST(PlacementTest, UndoRestoresTheJournalledState) {
+  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({4, 4}, {true, true}));
+  std::vector<NodeId> nodes(16);
+  std::iota(nodes.begin(), nodes.end(), 0);
+  Allocation allocation = *Allocation::Create(torus, nodes, 2);  // 32 slots
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 25;
+  gen.seed = 4;
+  TaskGraph graph = *GenerateGraph(gen);
+  std::vector<SlotId> slots(graph.num_tasks());
+  std::iota(slots.begin(), slots.end(), 0);
+  Placement placement(graph, allocation, slots);
+  RandomStream random(8, 0);
+  auto scramble = [&](int steps) {
+    for (int step = 0; step < steps; ++step) {
+      const SlotId a = static_cast<SlotId>(random.Below(allocation.num_slots()));
+      const SlotId b = static_cast<SlotId>(random.Below(allocation.num_slots()));
+      placement.SwapSlots(a, b, placement.SwapDelta(a, b));
+    }
+  };
+  scramble(10);  // not journalled
+  const std::vector<SlotId> before = placement.slot_of_task();
+  const HopBytes hop_bytes_before = placement.hop_bytes();
+  std::vector<Placement::Exchange> journal;
+  placement.set_journal(&journal);
+  scramble(40);
+  EXPECT_EQ(journal.size(), 40u);
+  ASSERT_NE(placement.slot_of_task(), before);
+  placement.Undo(journal);
+  EXPECT_TRUE(journal.empty());
+  EXPECT_EQ(placement.slot_of_task(), before);
+  EXPECT_EQ(placement.hop_bytes(), hop_bytes_before);
+  for (SlotId s = 0; s < allocation.num_slots(); ++s) {
+    const TaskId t = placement.task_at(s);
+    if (t != kNoTask) {
+      EXPECT_EQ(placement.slot_of(t), s);
+    }
+  }
+  // Still recording after an undo.
+  scramble(3);
+  EXPECT_EQ(journal.size(), 3u);
+}
+
 }  // namespace
 }  // namespace hopmap
