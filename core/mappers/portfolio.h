@@ -23,8 +23,8 @@ struct PortfolioPlan {
   // Up to this many slots, GRASP with robust tabu search continues from the best.
   int64_t grasp_slot_limit = 512;
   // Above it, at most this many rounds of iterated local search (a patch of 12 tasks
-  // scrambled, then refined) from the best so far; fewer for large jobs (about
-  // 4e6 / tasks); MapperOptions::iteration_limit overrides; 0: none.
+  // scrambled, then refined) from the best so far, also bounded by a count of work
+  // worth about half the budget; MapperOptions::iteration_limit overrides; 0: none.
   int64_t perturbations = 4000;
   absl::Status Validate() const;
 };
