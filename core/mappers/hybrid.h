@@ -63,12 +63,16 @@ struct HybridOptions {
   bool refine_boundary_only = true;
   // The final search stops after scanning this many edges per task of the graph
   // (RefineStats::work; 0: no cap). A count, not the clock, so the result repeats;
-  // sized so that 1M tasks on a 2-core machine spend a few seconds here.
-  int64_t refine_work_per_task = 2000;
+  // at 65536 tasks one pass from the boundary scans ~3e7 edges (~1 s on 2 loaded
+  // cores), so the default allows a few passes.
+  int64_t refine_work_per_task = 1000;
   // Several cores per node: first cut the tasks into node-sized groups of exactly
   // cores_per_node tasks (k-way METIS, sizes repaired), map the group graph onto the
   // nodes as a 1-core problem, then fill each node's cores with its group.
-  bool group_cores_first = true;
+  // Off by default: measured at 16384 and 65536 tasks (random geometric, 2D and 3D
+  // stencils, torus with 4 cores per node, 3 s / 8 s) it was 10-84% worse than
+  // mapping the tasks directly, and slower (leaves of 256 nodes hold 1024 tasks).
+  bool group_cores_first = false;
   // The partition-and-leaves stage may use this share of the remaining time limit;
   // the final search gets the rest. A safety net: the work caps are meant to end
   // both first (then the clock plays no part in the result).
