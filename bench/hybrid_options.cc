@@ -66,19 +66,21 @@ int main(int argc, char** argv) {
   std::printf("%-28s %14s %8s  %s\n", "setting", "hop_bytes", "seconds", "variant");
   struct Setting {
     const char* name;
-    bool group_cores_first = true;
-    bool refine_boundary_only = true;
+    bool group_cores_first = HybridOptions().group_cores_first;
+    bool refine_boundary_only = HybridOptions().refine_boundary_only;
     int64_t refine_work_per_task = HybridOptions().refine_work_per_task;
     int32_t max_parts_per_level = HybridOptions().max_parts_per_level;
   };
-  const Setting settings[] = {{"defaults"},
-                              {"no core grouping", false},
-                              {"final refine: every task", true, false},
-                              {"final refine: no work cap", true, true, 0},
-                              {"256 parts per level", true, true, 2000, 256}};
+  const Setting settings[] = {
+      {.name = "defaults"},
+      {.name = "node grouping toggled", .group_cores_first = !HybridOptions().group_cores_first},
+      {.name = "final refine: every task", .refine_boundary_only = false},
+      {.name = "final refine: no work cap", .refine_work_per_task = 0},
+      {.name = "256 parts per level", .max_parts_per_level = 256}};
   tbb::task_arena arena(threads);
   for (const Setting& s : settings) {
-    if (cores == 1 && !s.group_cores_first) continue;  // same as the defaults
+    // Grouping only acts on several cores per node.
+    if (cores == 1 && s.group_cores_first != HybridOptions().group_cores_first) continue;
     HybridOptions options;
     options.group_cores_first = s.group_cores_first;
     options.refine_boundary_only = s.refine_boundary_only;

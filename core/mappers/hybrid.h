@@ -84,7 +84,7 @@ struct HybridOptions {
 // Deterministic for a given seed and thread count (fixed METIS seeds, iteration
 // and work caps, results stored by group index) as long as the caps, not the clock,
 // end the searches. Returns within the time limit: when it fires, the groups not yet
-// solved keep their tasks in order on their slots (valid, coarser) and the final
+// solved get a greedy breadth-first placement (valid, coarser) and the final
 // search stops where it is; only one METIS call (not interruptible) can overrun it.
 class HybridMapper final : public Mapper {
  public:
