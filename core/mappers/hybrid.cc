@@ -446,6 +446,9 @@ class HybridSolver {
     std::vector<int32_t> c(nd);
     for (int sweep = 0; sweep < 2; ++sweep) {
       for (size_t p = 0; p < members.size(); ++p) {
+        // Mirroring is optional polish: at 1M tasks the top level's sweeps cost
+        // seconds, which the final search needs more once the limit has fired.
+        if (stop_.ShouldStop()) return;
         const std::vector<int32_t>& group = groups[group_of_part[p]];
         if (members[p].empty() || group.size() < 2) continue;
         std::vector<int32_t> lo(nd), hi(nd);
