@@ -1,7 +1,8 @@
 // Sweeps HybridOptions on one problem: hop-bytes and seconds per setting, next to
-// in-order. Usage: hybrid_options KIND TASKS TORUS_DIMS CORES [THREADS]
+// in-order. Usage: hybrid_options KIND TASKS TORUS_DIMS CORES [THREADS [SECONDS]]
 //   e.g. hybrid_options random-geometric 4096 16x16x16 1
-// (KIND stencil2d-5 takes a square grid of TASKS tasks.)
+// (KIND stencil2d-* takes a square grid of TASKS tasks, stencil3d-* a cube.)
+// SECONDS: the time limit of each run (default 600).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +23,7 @@
 int main(int argc, char** argv) {
   using namespace hopmap;
   if (argc < 5) {
-    std::fprintf(stderr, "usage: %s KIND TASKS TORUS_DIMS CORES [THREADS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s KIND TASKS TORUS_DIMS CORES [THREADS [SECONDS]]\n", argv[0]);
     return 2;
   }
   const std::string kind = argv[1];
@@ -35,11 +36,15 @@ int main(int argc, char** argv) {
   }
   const int32_t cores = std::atoi(argv[4]);
   const int threads = argc > 5 ? std::atoi(argv[5]) : 2;
+  const double seconds_limit = argc > 6 ? std::atof(argv[6]) : 600;
   GeneratorOptions gen;
   gen.kind = kind;
   if (kind.rfind("stencil2d", 0) == 0) {
     const int32_t side = static_cast<int32_t>(std::lround(std::sqrt(tasks)));
     gen.dims = {side, side};
+  } else if (kind.rfind("stencil3d", 0) == 0) {
+    const int32_t side = static_cast<int32_t>(std::lround(std::cbrt(tasks)));
+    gen.dims = {side, side, side};
   } else {
     gen.tasks = tasks;
   }
@@ -58,31 +63,33 @@ int main(int argc, char** argv) {
   std::printf("%s %d tasks on torus %s x %d cores, %d threads; in-order %lld\n", kind.c_str(),
               graph->num_tasks(), argv[3], cores, threads,
               static_cast<long long>(ComputeHopBytes(*graph, allocation, in_order)));
-  std::printf("%6s %6s %6s %6s %6s %14s %8s  %s\n", "part", "q_it", "q_tabu", "l_it", "l_tabu",
-              "hop_bytes", "seconds", "variant");
+  std::printf("%-28s %14s %8s  %s\n", "setting", "hop_bytes", "seconds", "variant");
   struct Setting {
-    int64_t part, q_it, q_tabu, l_it, l_tabu;
-    bool grasp_leaves;
-    int64_t all_pairs = 512;  // final refine: every slot a candidate up to this many
+    const char* name;
+    bool group_cores_first = HybridOptions().group_cores_first;
+    bool refine_boundary_only = HybridOptions().refine_boundary_only;
+    int64_t refine_work_per_task = HybridOptions().refine_work_per_task;
+    int32_t max_parts_per_level = HybridOptions().max_parts_per_level;
   };
-  const Setting settings[] = {{256, 4, 10, 1, 0, false},
-                              {256, 4, 10, 1, 2, true},
-                              {256, 4, 10, 1, 2, true, 1 << 30},
-                              {128, 4, 10, 1, 0, false},
-                              {512, 4, 10, 1, 0, false}};
+  const Setting settings[] = {
+      {.name = "defaults"},
+      {.name = "node grouping toggled", .group_cores_first = !HybridOptions().group_cores_first},
+      {.name = "final refine: every task", .refine_boundary_only = false},
+      {.name = "final refine: no work cap", .refine_work_per_task = 0},
+      {.name = "256 parts per level", .max_parts_per_level = 256}};
   tbb::task_arena arena(threads);
   for (const Setting& s : settings) {
+    // Grouping only acts on several cores per node.
+    if (cores == 1 && s.group_cores_first != HybridOptions().group_cores_first) continue;
     HybridOptions options;
-    options.part_slots = s.part;
-    options.quotient_grasp_iterations = s.q_it;
-    options.quotient_tabu_iterations_per_slot = s.q_tabu;
-    options.leaf_grasp_iterations = s.l_it;
-    options.leaf_tabu_iterations_per_slot = s.l_tabu;
-    options.grasp_leaves_max_slots = s.grasp_leaves ? allocation.num_slots() : 0;
-    options.refine.all_pairs_slot_limit = s.all_pairs;
+    options.group_cores_first = s.group_cores_first;
+    options.refine_boundary_only = s.refine_boundary_only;
+    options.refine_work_per_task = s.refine_work_per_task;
+    options.max_parts_per_level = s.max_parts_per_level;
     MapperOptions mapper_options;
-    mapper_options.time_limit_seconds = 600;
-    const StopCondition stop(absl::Now() + absl::Seconds(600));
+    mapper_options.time_limit_seconds = seconds_limit;
+    mapper_options.threads = threads;
+    const StopCondition stop(absl::Now() + absl::Seconds(seconds_limit));
     const absl::Time start = absl::Now();
     absl::StatusOr<MapOutput> out;
     arena.execute([&] {
@@ -93,9 +100,7 @@ int main(int argc, char** argv) {
       std::printf("error: %s\n", std::string(out.status().message()).c_str());
       continue;
     }
-    std::printf("%6lld %6lld %6lld %6lld %6lld %14lld %8.2f  %s\n", static_cast<long long>(s.part),
-                static_cast<long long>(s.q_it), static_cast<long long>(s.q_tabu),
-                static_cast<long long>(s.l_it), static_cast<long long>(s.l_tabu),
+    std::printf("%-28s %14lld %8.2f  %s\n", s.name,
                 static_cast<long long>(ComputeHopBytes(*graph, allocation, out->slot_of_task)),
                 seconds, out->variant.c_str());
     std::fflush(stdout);
