@@ -1,4 +1,5 @@
 // Edge lists: "u v [w]" per line, 0-based task ids, '#' comments.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,17 +48,75 @@ struct Record {
   Bytes w;
 };
 
+// Reads a run of 1 to 18 decimal digits at *i (no sign: anything else is left to the
+// general path, which gives the errors); advances *i past it.
+bool ReadDigits(absl::string_view line, size_t* i, int64_t* out) {
+  size_t j = *i;
+  int64_t value = 0;
+  while (j < line.size() && line[j] >= '0' && line[j] <= '9' && j - *i < 18) {
+    value = value * 10 + (line[j] - '0');
+    ++j;
+  }
+  if (j == *i || (j < line.size() && line[j] >= '0' && line[j] <= '9')) return false;
+  *i = j;
+  *out = value;
+  return true;
+}
+
+size_t SkipBlanks(absl::string_view line, size_t i) {
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
+}
+
+// The common data line "u v" or "u v w" of plain digits separated by blanks, parsed in
+// place: a 1M-task graph has millions of them, and splitting each into a vector of
+// tokens took most of the read. Returns false for anything else (comments, signs, bad
+// or out-of-range ids, extra tokens), which the general path then reads or rejects
+// with its message.
+bool ParsePlainRecord(absl::string_view line, std::optional<int64_t> declared, Record* r) {
+  size_t i = SkipBlanks(line, 0);
+  int64_t u = 0;
+  int64_t v = 0;
+  int64_t w = 1;
+  if (!ReadDigits(line, &i, &u)) return false;
+  if (i == line.size() || (line[i] != ' ' && line[i] != '\t')) return false;
+  i = SkipBlanks(line, i);
+  if (!ReadDigits(line, &i, &v)) return false;
+  if (i < line.size()) {
+    if (line[i] != ' ' && line[i] != '\t') return false;
+    i = SkipBlanks(line, i);
+    if (i < line.size()) {
+      if (!ReadDigits(line, &i, &w)) return false;
+      if (SkipBlanks(line, i) != line.size()) return false;
+    }
+  }
+  const int64_t limit = declared.has_value() ? std::min<int64_t>(*declared, kMaxTasks) : kMaxTasks;
+  if (u >= limit || v >= limit) return false;
+  *r = {static_cast<TaskId>(u), static_cast<TaskId>(v), w};
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<TaskGraph> ParseEdgeList(absl::string_view text, const std::string& source) {
   LineReader reader(text, source);
   std::vector<Record> records;
-  std::optional<int64_t> declared;  // tasks declared in a comment
+  records.reserve(text.size() / 16);  // a short line "u v w\n" has >= 6 bytes; most have more
+  std::optional<int64_t> declared;    // tasks declared in a comment
   int64_t declared_line = 0;
   int64_t max_id = -1;
   int64_t max_id_line = 0;
   absl::string_view line;
   while (reader.Next(&line)) {
+    if (Record r; ParsePlainRecord(line, declared, &r)) {
+      const int64_t larger = std::max(r.u, r.v);
+      if (larger > max_id) {
+        max_id = larger;
+        max_id_line = reader.line_number();
+      }
+      records.push_back(r);
+      continue;
+    }
     const absl::string_view stripped = absl::StripLeadingAsciiWhitespace(line);
     if (!stripped.empty() && stripped.front() == '#') {
       const std::string comment = absl::AsciiStrToLower(stripped.substr(1));

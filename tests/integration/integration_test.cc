@@ -126,8 +126,8 @@ TEST(DaemonTest, BadRequestsGetTheirCodeAndMessage) {
       {"negative weight", [](v1::MapRequest& r) { r.mutable_graph()->set_adjwgt(0, -5); },
        absl::StatusCode::kInvalidArgument, "adjwgt[0]"},
       {"initial mapping of the wrong size",
-       [](v1::MapRequest& r) { r.add_initial_slot_of_task(0); },
-       absl::StatusCode::kInvalidArgument, "initial mapping: has 1 entries"},
+       [](v1::MapRequest& r) { r.add_initial_slot_of_task(0); }, absl::StatusCode::kInvalidArgument,
+       "initial mapping: has 1 entries"},
       {"more tasks than slots",
        [](v1::MapRequest& r) {
          r.mutable_allocation()->set_nodes("0-7");
@@ -351,6 +351,71 @@ TEST(DaemonTest, RefinesTheGivenMappingLikeLocal) {
   EXPECT_EQ(remote->hop_bytes, local->hop_bytes);
   EXPECT_LT(remote->hop_bytes,
             EvaluateMapping(graph, allocation, initial, Routing::kDimensionOrder, 2)->hop_bytes);
+}
+
+// Issue 6: a 65,536-task Map through the daemon, by the CLI (the request as a user
+// sends it, default message limits) and by MapStream (the progress the bar draws).
+// The mapping must be valid and its hop-bytes what the report says, recomputed here.
+TEST(DaemonTest, MapsSixtyFiveThousandTasks) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("large.log"))) << daemon.error();
+  const TaskGraph graph = Stencil({32, 32, 64});
+  ASSERT_EQ(graph.num_tasks(), 65536);
+  const std::string machine = "torus:32x32x64:cores=1";
+  const Allocation allocation = *Allocation::WholeMachine(*ParseMachineSpec(machine));
+  const std::string graph_path = TempPath("large.edgelist");
+  ASSERT_TRUE(WriteGraph(graph, graph_path, GraphFormat::kEdgeList).ok());
+
+  // Every task on its own slot (one core per node) and the hop-bytes recomputed.
+  auto expect_valid = [&](const std::vector<SlotId>& slots, HopBytes reported) {
+    ASSERT_EQ(slots.size(), 65536u);
+    std::vector<bool> used(allocation.num_slots(), false);
+    for (SlotId s : slots) {
+      ASSERT_GE(s, 0);
+      ASSERT_LT(s, allocation.num_slots());
+      ASSERT_FALSE(used[s]) << "slot " << s << " used twice";
+      used[s] = true;
+    }
+    absl::StatusOr<MappingReport> recomputed =
+        EvaluateMapping(graph, allocation, slots, Routing::kDimensionOrder, 2);
+    ASSERT_TRUE(recomputed.ok()) << recomputed.status();
+    EXPECT_EQ(recomputed->hop_bytes, reported);
+    // Never above in-order (the identity on the whole torus).
+    std::vector<SlotId> in_order(slots.size());
+    for (size_t t = 0; t < in_order.size(); ++t) in_order[t] = static_cast<SlotId>(t);
+    EXPECT_LE(reported,
+              EvaluateMapping(graph, allocation, in_order, Routing::kDimensionOrder, 2)->hop_bytes);
+  };
+
+  auto cli = RunHopmap("map --server " + daemon.address() + " --machine " + machine + " --graph " +
+                       graph_path + " --time-limit 2 --threads 2 --quiet");
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  const nlohmann::json report = nlohmann::json::parse(cli.out);
+  EXPECT_EQ(report["tasks"], 65536);
+  expect_valid(report["slot_of_task"].get<std::vector<SlotId>>(),
+               report["hop_bytes"].get<HopBytes>());
+
+  auto client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  v1::MapRequest request;
+  request.mutable_machine()->set_spec(machine);
+  TaskGraphToProto(graph, request.mutable_graph());
+  request.set_time_limit_seconds(2);
+  request.set_threads(2);
+  std::vector<int64_t> bests;  // best hop-bytes of each progress message that has one
+  absl::StatusOr<MappingReport> streamed =
+      client->MapStream(request, [&bests](const v1::Progress& p) {
+        if (!p.best_algorithm().empty()) bests.push_back(p.best_hop_bytes());
+      });
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  expect_valid(streamed->slot_of_task, streamed->hop_bytes);
+  // What the progress bar shows: a best that only goes down, ending at or above the
+  // answer.
+  ASSERT_FALSE(bests.empty());
+  for (size_t i = 1; i < bests.size(); ++i) EXPECT_LE(bests[i], bests[i - 1]) << i;
+  EXPECT_GE(bests.back(), streamed->hop_bytes);
+  std::remove(graph_path.c_str());
+  EXPECT_EQ(daemon.Signal(SIGTERM), 0);
 }
 
 }  // namespace

@@ -461,6 +461,30 @@ TEST(EdgeListTest, TaskCountFromMaxIdOrVerticesComment) {
   EXPECT_EQ(MustParse("", GraphFormat::kEdgeList).num_tasks(), 0);
 }
 
+// Plain "u v [w]" lines take a fast path; every spelling of the same records must give
+// the same graph whichever path reads it (signs and trailing comments take the
+// general one).
+TEST(EdgeListTest, PlainAndGeneralLinesGiveTheSameGraph) {
+  const TaskGraph plain = MustParse("0 1 10\n1 2\n2 3 7\n3 0 0\n", GraphFormat::kEdgeList);
+  for (const std::string& text : {
+           std::string("  0\t1   10  \n001 2\n2\t\t3\t7\t\n3 0 0\n"),
+           std::string("+0 1 10\n1 +2 # c\n2 3 +7\n3 0 0 # c\n"),
+           std::string("0 1 10\r\n1 2 1\r\n2 3 7\r\n3 0 000000000000000000\r\n"),
+       }) {
+    const TaskGraph g = MustParse(text, GraphFormat::kEdgeList);
+    EXPECT_EQ(g.xadj(), plain.xadj()) << text;
+    EXPECT_EQ(g.adjncy(), plain.adjncy()) << text;
+    EXPECT_EQ(g.adjwgt(), plain.adjwgt()) << text;
+  }
+  EXPECT_EQ(plain.num_tasks(), 4);
+  EXPECT_THAT(plain.adjwgt(), ElementsAre(10, 10, 1, 1, 7, 7));
+  // An 18-digit weight is read on the fast path, a 19-digit one on the general path.
+  EXPECT_THAT(MustParse("0 1 123456789012345678\n", GraphFormat::kEdgeList).adjwgt(),
+              ElementsAre(123456789012345678, 123456789012345678));
+  EXPECT_THAT(MustParse("0 1 1234567890123456789\n", GraphFormat::kEdgeList).adjwgt(),
+              ElementsAre(1234567890123456789, 1234567890123456789));
+}
+
 TEST(EdgeListTest, ErrorsNameFileAndLine) {
   const auto el = GraphFormat::kEdgeList;
   EXPECT_THAT(ParseError("# tasks: 3\n0 1 1\n0 3 1\n", el, "a.edgelist"),
