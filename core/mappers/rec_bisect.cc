@@ -3,7 +3,10 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <numeric>
 #include <utility>
 
@@ -12,10 +15,18 @@
 #include "core/mappers/metis_lock.h"
 #include "core/mappers/position_graph.h"
 #include "core/topology/torus.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
 
 namespace hopmap {
 namespace {
 
+// Splits level by level: every set of one level is cut (in parallel) against the
+// representatives the previous level gave every task, and only then do the new
+// halves' representatives become visible. So what a cut sees does not depend on
+// which other cuts ran first, and the mapping not on the thread count. (The
+// depth-first order of old let the second half of every split see its sibling's
+// finer placement and the first half only the sibling's coarse one.)
 class Bisector {
  public:
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
@@ -36,22 +47,60 @@ class Bisector {
     }
   }
 
-  [[nodiscard]] bool stopped() const { return stopped_; }
+  [[nodiscard]] bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
 
   std::vector<SlotId> Run() {
-    slot_of_task_.assign(graph_.num_tasks(), kInvalidSlot);
-    rep_of_task_.assign(graph_.num_tasks(), -1);
-    mark_.assign(graph_.num_tasks(), 0);
-    side_.assign(graph_.num_tasks(), 0);
-    std::vector<TaskId> tasks(graph_.num_tasks());
-    std::iota(tasks.begin(), tasks.end(), 0);
-    std::vector<int32_t> positions(allocation_.num_nodes());
-    std::iota(positions.begin(), positions.end(), 0);
-    Recurse(std::move(tasks), std::move(positions));
+    const TaskId n = graph_.num_tasks();
+    slot_of_task_.assign(n, kInvalidSlot);
+    rep_of_task_.assign(n, -1);
+    set_of_task_.assign(n, -1);
+    side_.assign(n, 0);
+    std::vector<Part> level(1);
+    level[0].tasks.resize(n);
+    std::iota(level[0].tasks.begin(), level[0].tasks.end(), 0);
+    level[0].positions.resize(allocation_.num_nodes());
+    std::iota(level[0].positions.begin(), level[0].positions.end(), 0);
+    // Set ids are never reused: tasks of sets already placed keep theirs, and must
+    // not look like members of a later set.
+    int32_t first_id = 0;
+    while (!level.empty()) {
+      tbb::parallel_for(size_t{0}, level.size(), [&](size_t i) {
+        for (TaskId t : level[i].tasks) set_of_task_[t] = first_id + static_cast<int32_t>(i);
+      });
+      std::vector<std::array<Part, 2>> children(level.size());
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, level.size(), 1),
+                        [&](const tbb::blocked_range<size_t>& range) {
+                          for (size_t i = range.begin(); i != range.end(); ++i) {
+                            Split(level[i], first_id + static_cast<int32_t>(i), children[i]);
+                            // The parent's lists are not needed any more.
+                            level[i] = Part{};
+                          }
+                        });
+      std::vector<Part> next;
+      for (auto& pair : children) {
+        for (Part& child : pair) {
+          if (child.tasks.empty()) continue;
+          next.push_back(std::move(child));
+        }
+      }
+      tbb::parallel_for(size_t{0}, next.size(), [&](size_t i) {
+        for (TaskId t : next[i].tasks) rep_of_task_[t] = next[i].rep;
+      });
+      first_id += static_cast<int32_t>(level.size());
+      level = std::move(next);
+    }
     return std::move(slot_of_task_);
   }
 
  private:
+  // A task set and the positions it must fill, with the representative position
+  // its tasks are known by until it is split.
+  struct Part {
+    std::vector<TaskId> tasks;
+    std::vector<int32_t> positions;
+    int32_t rep = -1;
+  };
+
   // METIS weights are 32-bit and their sums must fit too: scale the bytes into
   // [1, cap] when they do not fit already.
   void ScaleWeights() {
@@ -71,7 +120,11 @@ class Bisector {
     }
   }
 
-  void Recurse(std::vector<TaskId> tasks, std::vector<int32_t> positions) {
+  // Splits `part` (set `id`, see set_of_task_) into `children`, or places its
+  // tasks when it is down to one node or the time limit fired.
+  void Split(Part& part, int32_t id, std::array<Part, 2>& children) {
+    std::vector<TaskId>& tasks = part.tasks;
+    std::vector<int32_t>& positions = part.positions;
     if (tasks.empty()) return;
     const int32_t cores = allocation_.cores_per_node();
     if (positions.size() == 1) {
@@ -81,7 +134,8 @@ class Bisector {
       return;
     }
     SplitPositions(positions);
-    if (stopped_ || (stopped_ = stop_.ShouldStop())) {
+    if (stopped() || stop_.ShouldStop()) {
+      stopped_.store(true, std::memory_order_relaxed);
       // Out of time: the halves' order still keeps nearby tasks nearby.
       for (size_t i = 0; i < tasks.size(); ++i) {
         slot_of_task_[tasks[i]] = positions[i / cores] * cores + static_cast<SlotId>(i % cores);
@@ -97,41 +151,33 @@ class Bisector {
     const size_t second_capacity = second.size() * cores;
     const size_t first_tasks = std::min(tasks.size(), first_capacity);
     std::vector<TaskId> rest;
-    if (first_tasks < tasks.size()) rest = SplitTasks(tasks, first_tasks);
+    if (first_tasks < tasks.size()) rest = SplitTasks(tasks, id, first_tasks);
     // Which half each part goes to is free when sizes allow: pick the way that
     // keeps the edges leaving this task set shortest, judged by where their other
-    // ends already are (the sibling subtrees' halves). Without this, recursive
+    // ends already are (the other sets' halves). Without this, recursive
     // bisection orients every cut at random and pays about one hop more per edge.
     const bool can_swap = rest.empty()
                               ? tasks.size() <= second_capacity
                               : rest.size() <= first_capacity && tasks.size() <= second_capacity;
     if (can_swap) {
-      const HopBytes keep =
-          ExternalCost(tasks, rest, first_rep) + ExternalCost(rest, tasks, second_rep);
-      const HopBytes swap =
-          ExternalCost(tasks, rest, second_rep) + ExternalCost(rest, tasks, first_rep);
+      const HopBytes keep = ExternalCost(tasks, id, first_rep) + ExternalCost(rest, id, second_rep);
+      const HopBytes swap = ExternalCost(tasks, id, second_rep) + ExternalCost(rest, id, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
     if (!rest.empty() && options_.refine_passes > 0) {
-      RefineCut(tasks, rest, first_rep, second_rep);
+      RefineCut(tasks, rest, id, first_rep, second_rep);
     }
-    for (TaskId t : tasks) rep_of_task_[t] = first_rep;
-    for (TaskId t : rest) rep_of_task_[t] = second_rep;
-    Recurse(std::move(tasks), std::move(positions));
-    Recurse(std::move(rest), std::move(second));
+    children[0] = Part{std::move(tasks), std::move(positions), first_rep};
+    children[1] = Part{std::move(rest), std::move(second), second_rep};
   }
 
-  // Bytes x hops from `rep` to the current half of every neighbour of `part`
-  // outside `part` and `other` (neighbours not yet placed anywhere cost nothing).
-  HopBytes ExternalCost(const std::vector<TaskId>& part, const std::vector<TaskId>& other,
-                        int32_t rep) {
-    ++mark_stamp_;
-    for (TaskId t : part) mark_[t] = mark_stamp_;
-    for (TaskId t : other) mark_[t] = mark_stamp_;
+  // Bytes x hops from `rep` to the representative of every neighbour of `part`
+  // outside set `id` (neighbours not yet placed anywhere cost nothing).
+  HopBytes ExternalCost(const std::vector<TaskId>& part, int32_t id, int32_t rep) const {
     HopBytes cost = 0;
     for (TaskId t : part) {
       graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-        if (mark_[u] == mark_stamp_ || rep_of_task_[u] < 0) return;
+        if (set_of_task_[u] == id || rep_of_task_[u] < 0) return;
         cost += w * allocation_.HopsBetweenPositions(rep, rep_of_task_[u]);
       });
     }
@@ -142,26 +188,19 @@ class Bisector {
   // neighbours went. A few passes of pairwise exchanges (sizes stay exact) lower
   // cut bytes x hops(rep0, rep1) + outside bytes x hops(rep of the side, rep of the
   // neighbour's half); a pass that does not lower it is undone.
-  void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t rep0,
+  void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t id, int32_t rep0,
                  int32_t rep1) {
     const int kPasses = options_.refine_passes;
     const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
-    ++mark_stamp_;
-    for (TaskId t : part0) {
-      mark_[t] = mark_stamp_;
-      side_[t] = 0;
-    }
-    for (TaskId t : part1) {
-      mark_[t] = mark_stamp_;
-      side_[t] = 1;
-    }
+    for (TaskId t : part0) side_[t] = 0;
+    for (TaskId t : part1) side_[t] = 1;
     const int32_t reps[2] = {rep0, rep1};
     // Cost of t's edges if t sat on `side` (edges inside the set counted whole,
     // as each end sees them; the total halves them).
     auto cost_on = [&](TaskId t, int side) {
       HopBytes cost = 0;
       graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-        if (mark_[u] == mark_stamp_) {
+        if (set_of_task_[u] == id) {
           if (side_[u] != side) cost += w * across;
         } else if (rep_of_task_[u] >= 0) {
           cost += 2 * w * allocation_.HopsBetweenPositions(reps[side], rep_of_task_[u]);
@@ -247,21 +286,30 @@ class Bisector {
   }
 
   // Keeps `first_count` tasks in `tasks` and returns the others.
-  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, size_t first_count) {
+  // `id`: the set's id (set_of_task_), which says which neighbours
+  // are inside; local_of_task_ is only read for those, so sets split at the same
+  // time never see each other's entries.
+  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, int32_t id, size_t first_count) {
     const idx_t n = static_cast<idx_t>(tasks.size());
     for (idx_t i = 0; i < n; ++i) local_of_task_[tasks[i]] = i;
     std::vector<idx_t> xadj(n + 1, 0), adj, wgt;
+    {
+      size_t upper = 0;  // edges of the set's tasks, inside or not
+      for (TaskId t : tasks) upper += static_cast<size_t>(graph_.degree(t));
+      adj.reserve(upper);
+      wgt.reserve(upper);
+    }
     for (idx_t i = 0; i < n; ++i) {
       const TaskId t = tasks[i];
       for (EdgeIndex e = graph_.xadj()[t]; e < graph_.xadj()[t + 1]; ++e) {
-        const int32_t j = local_of_task_[graph_.adjncy()[e]];
-        if (j < 0) continue;
+        const TaskId u = graph_.adjncy()[e];
+        if (set_of_task_[u] != id) continue;
+        const int32_t j = local_of_task_[u];
         adj.push_back(j);
         wgt.push_back(scaled_[e]);
       }
       xadj[i + 1] = static_cast<idx_t>(adj.size());
     }
-    for (TaskId t : tasks) local_of_task_[t] = -1;
 
     std::vector<idx_t> part(n, 1);
     bool partitioned = false;
@@ -269,12 +317,14 @@ class Bisector {
       idx_t nvtxs = n, ncon = 1, nparts = 2, objval = 0;
       real_t tpwgts[2] = {static_cast<real_t>(first_count) / static_cast<real_t>(n), 0};
       tpwgts[1] = 1 - tpwgts[0];
-      metis_options_[METIS_OPTION_NCUTS] =
+      idx_t metis_options[METIS_NOPTIONS];
+      std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
+      metis_options[METIS_OPTION_NCUTS] =
           n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
       const MetisCall metis_call;
       const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr,
                                                   nullptr, wgt.data(), &nparts, tpwgts, nullptr,
-                                                  metis_options_, &objval, part.data());
+                                                  metis_options, &objval, part.data());
       partitioned = status == METIS_OK;
     }
     if (!partitioned) {
@@ -333,7 +383,7 @@ class Bisector {
 
   const TaskGraph& graph_;
   const StopCondition& stop_;
-  bool stopped_ = false;  // the time limit fired: the rest is placed in order
+  std::atomic<bool> stopped_ = false;  // the time limit fired: the rest is placed in order
   const Allocation& allocation_;
   const RecursiveBisectionOptions options_;
   idx_t metis_options_[METIS_NOPTIONS];
@@ -343,10 +393,10 @@ class Bisector {
   int nd_ = 0;
   std::vector<int32_t> coords_;
   std::vector<SlotId> slot_of_task_;
-  std::vector<int32_t> rep_of_task_;  // representative position of each task's half; -1 unknown
-  std::vector<uint32_t> mark_;
-  std::vector<int8_t> side_;  // RefineCut's current side of each task of the set
-  uint32_t mark_stamp_ = 0;
+  // Representative position of each task's set as of the previous level; -1 unknown.
+  std::vector<int32_t> rep_of_task_;
+  std::vector<int32_t> set_of_task_;  // id of the task's latest set (unique over the run)
+  std::vector<int8_t> side_;          // RefineCut's current side of each task of the set
 };
 
 }  // namespace
