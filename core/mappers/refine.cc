@@ -171,10 +171,13 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
   std::span<const TaskId> list = only;
   bool full_pass = true;
   std::vector<TaskId> active, moved;
+  std::vector<int32_t> moved_nodes, woken_nodes;
+  const int32_t cores = placement.allocation().cores_per_node();
   for (int32_t pass = 0; pass < options.max_passes; ++pass) {
     ++stats.passes;
     stats.full_passes += full_pass ? 1 : 0;
     moved.clear();
+    moved_nodes.clear();
     const TaskId n = static_cast<TaskId>(list.size());
     for (TaskId begin = 0; begin < n; begin += options.block_size) {
       if (stop.ShouldStop()) return stats;
@@ -203,6 +206,8 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
           ++stats.exchanges;
           moved.push_back(list[i]);
           if (other != kNoTask) moved.push_back(other);
+          moved_nodes.push_back(from / cores);
+          moved_nodes.push_back(candidate.slot / cores);
         }
       }
     }
@@ -221,6 +226,27 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
     for (TaskId t : moved) {
       active.push_back(t);
       graph.ForEachNeighbor(t, [&](TaskId u, Bytes) { active.push_back(u); });
+    }
+    if (options.wake_near_nodes && near != nullptr) {
+      // A task whose candidate nodes include one whose occupants changed: every
+      // task with a neighbour on that node or on a node next to it.
+      std::sort(moved_nodes.begin(), moved_nodes.end());
+      moved_nodes.erase(std::unique(moved_nodes.begin(), moved_nodes.end()), moved_nodes.end());
+      woken_nodes.clear();
+      for (int32_t p : moved_nodes) {
+        woken_nodes.push_back(p);
+        for (int32_t q : near->neighbors(p)) woken_nodes.push_back(q);
+      }
+      std::sort(woken_nodes.begin(), woken_nodes.end());
+      woken_nodes.erase(std::unique(woken_nodes.begin(), woken_nodes.end()), woken_nodes.end());
+      for (int32_t p : woken_nodes) {
+        for (int32_t c = 0; c < cores; ++c) {
+          const TaskId o = placement.task_at(p * cores + c);
+          if (o == kNoTask) continue;
+          active.push_back(o);
+          graph.ForEachNeighbor(o, [&](TaskId u, Bytes) { active.push_back(u); });
+        }
+      }
     }
     std::sort(active.begin(), active.end());
     active.erase(std::unique(active.begin(), active.end()), active.end());

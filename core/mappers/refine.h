@@ -25,6 +25,9 @@ struct RefineOptions {
   // is empty, a full pass confirms (or not) the local optimum. false: every pass is
   // full (the reference the tests compare with).
   bool active_set = true;
+  // The active set also takes the tasks with a neighbour on, or next to, a node
+  // whose occupants changed (their candidate exchanges changed), in neighbour mode.
+  bool wake_near_nodes = true;
   // Up to this many slots every task is tried against every slot (a true 2-exchange
   // local optimum); above it only the slots on the nodes of a task's neighbours
   // (occupied or empty), which keeps a pass near O(sum of deg^2 * cores) for 1M tasks.
