@@ -3,7 +3,6 @@
 #include <metis.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <iterator>
@@ -15,18 +14,17 @@
 #include "core/mappers/metis_lock.h"
 #include "core/mappers/position_graph.h"
 #include "core/topology/torus.h"
-#include "tbb/blocked_range.h"
-#include "tbb/parallel_for.h"
+#include "tbb/task_group.h"
 
 namespace hopmap {
 namespace {
 
-// Splits level by level: every set of one level is cut (in parallel) against the
-// representatives the previous level gave every task, and only then do the new
-// halves' representatives become visible. So what a cut sees does not depend on
-// which other cuts ran first, and the mapping not on the thread count. (The
-// depth-first order of old let the second half of every split see its sibling's
-// finer placement and the first half only the sibling's coarse one.)
+// Depth first, as in Hoefler & Snir: a set is oriented and its cut refined against
+// the representatives of every task placed so far, in a fixed order. Only METIS
+// (the expensive part, which depends on nothing but the set) runs ahead: as soon
+// as a set is split, its second half's METIS cut starts on another thread while
+// the first half's subtree is worked through. The mapping is the one the plain
+// sequential recursion gives, for any thread count.
 class Bisector {
  public:
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
@@ -55,51 +53,35 @@ class Bisector {
     rep_of_task_.assign(n, -1);
     set_of_task_.assign(n, -1);
     side_.assign(n, 0);
-    std::vector<Part> level(1);
-    level[0].tasks.resize(n);
-    std::iota(level[0].tasks.begin(), level[0].tasks.end(), 0);
-    level[0].positions.resize(allocation_.num_nodes());
-    std::iota(level[0].positions.begin(), level[0].positions.end(), 0);
-    // Set ids are never reused: tasks of sets already placed keep theirs, and must
-    // not look like members of a later set.
-    int32_t first_id = 0;
-    while (!level.empty()) {
-      tbb::parallel_for(size_t{0}, level.size(), [&](size_t i) {
-        for (TaskId t : level[i].tasks) set_of_task_[t] = first_id + static_cast<int32_t>(i);
-      });
-      std::vector<std::array<Part, 2>> children(level.size());
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, level.size(), 1),
-                        [&](const tbb::blocked_range<size_t>& range) {
-                          for (size_t i = range.begin(); i != range.end(); ++i) {
-                            Split(level[i], first_id + static_cast<int32_t>(i), children[i]);
-                            // The parent's lists are not needed any more.
-                            level[i] = Part{};
-                          }
-                        });
-      std::vector<Part> next;
-      for (auto& pair : children) {
-        for (Part& child : pair) {
-          if (child.tasks.empty()) continue;
-          next.push_back(std::move(child));
-        }
-      }
-      tbb::parallel_for(size_t{0}, next.size(), [&](size_t i) {
-        for (TaskId t : next[i].tasks) rep_of_task_[t] = next[i].rep;
-      });
-      first_id += static_cast<int32_t>(level.size());
-      level = std::move(next);
-    }
+    Part root;
+    root.tasks.resize(n);
+    std::iota(root.tasks.begin(), root.tasks.end(), 0);
+    root.positions.resize(allocation_.num_nodes());
+    std::iota(root.positions.begin(), root.positions.end(), 0);
+    Label(root);
+    Recurse(root);
     return std::move(slot_of_task_);
   }
 
  private:
-  // A task set and the positions it must fill, with the representative position
-  // its tasks are known by until it is split.
+  // A task set and the positions it must fill. Prepare fills the rest: the
+  // positions in split order and the METIS cut (tasks = first part, rest = second).
   struct Part {
     std::vector<TaskId> tasks;
     std::vector<int32_t> positions;
-    int32_t rep = -1;
+    int32_t id = -1;  // set_of_task_ of its tasks while it is being prepared
+    bool prepared = false;
+    bool out_of_time = false;  // Prepare saw the stop: lay it out in order
+    std::vector<TaskId> rest;
   };
+
+  // Gives `part` a new set id and marks its tasks (on the depth-first thread only;
+  // ids are never reused, so a stale id never matches a later set).
+  void Label(Part& part) {
+    part.id = next_id_++;
+    for (TaskId t : part.tasks)
+      std::atomic_ref<int32_t>(set_of_task_[t]).store(part.id, std::memory_order_relaxed);
+  }
 
   // METIS weights are 32-bit and their sums must fit too: scale the bytes into
   // [1, cap] when they do not fit already.
@@ -120,23 +102,37 @@ class Bisector {
     }
   }
 
-  // Splits `part` (set `id`, see set_of_task_) into `children`, or places its
-  // tasks when it is down to one node or the time limit fired.
-  void Split(Part& part, int32_t id, std::array<Part, 2>& children) {
+  // Orders the positions and cuts the tasks (METIS); reads nothing the depth-first
+  // thread writes for other sets, so it may run on any thread.
+  void Prepare(Part& part) {
+    part.prepared = true;
+    SplitPositions(part.positions);
+    if (stopped() || stop_.ShouldStop()) {
+      stopped_.store(true, std::memory_order_relaxed);
+      part.out_of_time = true;
+      return;
+    }
+    const size_t half = (part.positions.size() + 1) / 2;
+    const size_t first_tasks =
+        std::min(part.tasks.size(), half * static_cast<size_t>(allocation_.cores_per_node()));
+    if (first_tasks < part.tasks.size()) part.rest = SplitTasks(part.tasks, part.id, first_tasks);
+  }
+
+  void Recurse(Part& part) {
     std::vector<TaskId>& tasks = part.tasks;
-    std::vector<int32_t>& positions = part.positions;
     if (tasks.empty()) return;
     const int32_t cores = allocation_.cores_per_node();
-    if (positions.size() == 1) {
+    if (part.positions.size() == 1) {
       for (size_t i = 0; i < tasks.size(); ++i) {
-        slot_of_task_[tasks[i]] = positions[0] * cores + static_cast<SlotId>(i);
+        slot_of_task_[tasks[i]] = part.positions[0] * cores + static_cast<SlotId>(i);
       }
       return;
     }
-    SplitPositions(positions);
-    if (stopped() || stop_.ShouldStop()) {
-      stopped_.store(true, std::memory_order_relaxed);
+    if (!part.prepared) Prepare(part);
+    std::vector<int32_t>& positions = part.positions;
+    if (part.out_of_time || stopped()) {
       // Out of time: the halves' order still keeps nearby tasks nearby.
+      tasks.insert(tasks.end(), part.rest.begin(), part.rest.end());
       for (size_t i = 0; i < tasks.size(); ++i) {
         slot_of_task_[tasks[i]] = positions[i / cores] * cores + static_cast<SlotId>(i % cores);
       }
@@ -149,26 +145,43 @@ class Bisector {
     const int32_t second_rep = Representative(second);
     const size_t first_capacity = half * cores;
     const size_t second_capacity = second.size() * cores;
-    const size_t first_tasks = std::min(tasks.size(), first_capacity);
-    std::vector<TaskId> rest;
-    if (first_tasks < tasks.size()) rest = SplitTasks(tasks, id, first_tasks);
+    std::vector<TaskId>& rest = part.rest;
     // Which half each part goes to is free when sizes allow: pick the way that
     // keeps the edges leaving this task set shortest, judged by where their other
-    // ends already are (the other sets' halves). Without this, recursive
+    // ends already are (the sibling subtrees' halves). Without this, recursive
     // bisection orients every cut at random and pays about one hop more per edge.
     const bool can_swap = rest.empty()
                               ? tasks.size() <= second_capacity
                               : rest.size() <= first_capacity && tasks.size() <= second_capacity;
     if (can_swap) {
-      const HopBytes keep = ExternalCost(tasks, id, first_rep) + ExternalCost(rest, id, second_rep);
-      const HopBytes swap = ExternalCost(tasks, id, second_rep) + ExternalCost(rest, id, first_rep);
+      const HopBytes keep =
+          ExternalCost(tasks, part.id, first_rep) + ExternalCost(rest, part.id, second_rep);
+      const HopBytes swap =
+          ExternalCost(tasks, part.id, second_rep) + ExternalCost(rest, part.id, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
     if (!rest.empty() && options_.refine_passes > 0) {
-      RefineCut(tasks, rest, id, first_rep, second_rep);
+      RefineCut(tasks, rest, part.id, first_rep, second_rep);
     }
-    children[0] = Part{std::move(tasks), std::move(positions), first_rep};
-    children[1] = Part{std::move(rest), std::move(second), second_rep};
+    for (TaskId t : tasks) rep_of_task_[t] = first_rep;
+    for (TaskId t : rest) rep_of_task_[t] = second_rep;
+    Part left, right;
+    left.tasks = std::move(tasks);
+    left.positions = std::move(positions);
+    right.tasks = std::move(rest);
+    right.positions = std::move(second);
+    part = Part{};  // the parent's lists are not needed any more
+    Label(left);
+    Label(right);
+    // The second half's METIS cut runs while the first half's subtree is worked
+    // through; its orientation and cut refinement wait for their turn.
+    tbb::task_group group;
+    if (right.tasks.size() > 1 && right.positions.size() > 1) {
+      group.run([this, &right] { Prepare(right); });
+    }
+    Recurse(left);
+    group.wait();
+    Recurse(right);
   }
 
   // Bytes x hops from `rep` to the representative of every neighbour of `part`
@@ -303,7 +316,11 @@ class Bisector {
       const TaskId t = tasks[i];
       for (EdgeIndex e = graph_.xadj()[t]; e < graph_.xadj()[t + 1]; ++e) {
         const TaskId u = graph_.adjncy()[e];
-        if (set_of_task_[u] != id) continue;
+        // Another thread may be relabelling u's set: read atomically. Only this
+        // set's own tasks carry its id, and they are not relabelled before it is cut.
+        if (std::atomic_ref<int32_t>(set_of_task_[u]).load(std::memory_order_relaxed) != id) {
+          continue;
+        }
         const int32_t j = local_of_task_[u];
         adj.push_back(j);
         wgt.push_back(scaled_[e]);
@@ -395,8 +412,10 @@ class Bisector {
   std::vector<SlotId> slot_of_task_;
   // Representative position of each task's set as of the previous level; -1 unknown.
   std::vector<int32_t> rep_of_task_;
-  std::vector<int32_t> set_of_task_;  // id of the task's latest set (unique over the run)
-  std::vector<int8_t> side_;          // RefineCut's current side of each task of the set
+  // Id of the task's latest set (Label); written by the depth-first thread only.
+  std::vector<int32_t> set_of_task_;
+  int32_t next_id_ = 0;
+  std::vector<int8_t> side_;  // RefineCut's current side of each task of the set
 };
 
 }  // namespace

@@ -18,9 +18,9 @@ namespace hopmap {
 // an error code) are cut in breadth-first order instead. Each part then goes to the
 // half nearer its outside neighbours (those already sent to other halves), and
 // pair exchanges refine the cut weighing hops to them. O(E log m) plus METIS.
-// The recursion runs level by level: the sets of one level are cut in parallel
-// (METIS calls run concurrently), each against where the previous level put every
-// other task, so the mapping does not depend on the thread count. When the time
+// Depth first; the second half's METIS cut runs on another thread while the first
+// half's subtree is worked through (orientation and cut refinement keep the
+// sequential order), so the mapping does not depend on the thread count. When the time
 // limit fires, the sets not yet split are laid on their nodes in the split order
 // (valid, coarser; the variant says so).
 struct RecursiveBisectionOptions {
