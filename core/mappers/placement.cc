@@ -15,15 +15,20 @@ Placement::Placement(const TaskGraph& graph, const Allocation& allocation,
   for (TaskId t = 0; t < static_cast<TaskId>(slot_of_task_.size()); ++t) {
     task_of_slot_[slot_of_task_[t]] = t;
   }
-  hop_bytes_ = ComputeHopBytes(graph, allocation, slot_of_task_);
+  position_of_task_ = PositionsOfTasks(allocation, slot_of_task_);
+  hop_bytes_ = ComputeHopBytesFromPositions(graph, allocation, position_of_task_);
+}
+
+HopBytes Placement::CostAtPosition(TaskId task, int32_t position, TaskId ignore) const {
+  HopBytes cost = 0;
+  graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {
+    if (u != ignore) cost += w * HopsBetweenPositions(position, position_of_task_[u]);
+  });
+  return cost;
 }
 
 HopBytes Placement::CostAt(TaskId task, SlotId slot, TaskId ignore) const {
-  HopBytes cost = 0;
-  graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {
-    if (u != ignore) cost += w * Hops(slot, slot_of_task_[u]);
-  });
-  return cost;
+  return CostAtPosition(task, allocation_->PositionOfSlot(slot), ignore);
 }
 
 HopBytes Placement::SwapDelta(SlotId a, SlotId b) const {
@@ -42,8 +47,14 @@ void Placement::SwapSlots(SlotId a, SlotId b, HopBytes delta) {
   const TaskId tb = task_of_slot_[b];
   task_of_slot_[a] = tb;
   task_of_slot_[b] = ta;
-  if (ta != kNoTask) slot_of_task_[ta] = b;
-  if (tb != kNoTask) slot_of_task_[tb] = a;
+  if (ta != kNoTask) {
+    slot_of_task_[ta] = b;
+    position_of_task_[ta] = allocation_->PositionOfSlot(b);
+  }
+  if (tb != kNoTask) {
+    slot_of_task_[tb] = a;
+    position_of_task_[tb] = allocation_->PositionOfSlot(a);
+  }
   hop_bytes_ += delta;
   if (journal_ != nullptr) journal_->push_back({a, b, delta});
 }
@@ -59,6 +70,7 @@ void Placement::Undo(std::vector<Exchange>& journal) {
 
 std::vector<SlotId> Placement::Release() && {
   task_of_slot_.clear();
+  position_of_task_.clear();
   return std::move(slot_of_task_);
 }
 

@@ -28,6 +28,9 @@ class Placement {
   [[nodiscard]] const Allocation& allocation() const { return *allocation_; }
   [[nodiscard]] const std::vector<SlotId>& slot_of_task() const { return slot_of_task_; }
   [[nodiscard]] SlotId slot_of(TaskId task) const { return slot_of_task_[task]; }
+  // The allocation position (node) of a task's slot, kept so the searches divide
+  // by cores_per_node once per exchange instead of once per hop lookup.
+  [[nodiscard]] int32_t position_of(TaskId task) const { return position_of_task_[task]; }
   // kNoTask for an empty slot.
   [[nodiscard]] TaskId task_at(SlotId slot) const { return task_of_slot_[slot]; }
   [[nodiscard]] int64_t num_slots() const { return static_cast<int64_t>(task_of_slot_.size()); }
@@ -37,6 +40,12 @@ class Placement {
   [[nodiscard]] int32_t Hops(SlotId a, SlotId b) const {
     return allocation_->HopsBetweenSlots(a, b);
   }
+  [[nodiscard]] int32_t HopsBetweenPositions(int32_t a, int32_t b) const {
+    return allocation_->HopsBetweenPositions(a, b);
+  }
+  // CostAt with the slot given by its position (every core of a node costs the same).
+  [[nodiscard]] HopBytes CostAtPosition(TaskId task, int32_t position,
+                                        TaskId ignore = kNoTask) const;
   // Sum of w(task, u) * hops(slot, slot of u) over task's neighbours u other than
   // `ignore`: what task's edges would cost if it sat on `slot`.
   [[nodiscard]] HopBytes CostAt(TaskId task, SlotId slot, TaskId ignore = kNoTask) const;
@@ -66,6 +75,7 @@ class Placement {
   const Allocation* allocation_;
   std::vector<SlotId> slot_of_task_;
   std::vector<TaskId> task_of_slot_;
+  std::vector<int32_t> position_of_task_;
   HopBytes hop_bytes_ = 0;
   std::vector<Exchange>* journal_ = nullptr;
 };

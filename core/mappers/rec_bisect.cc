@@ -3,7 +3,9 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <numeric>
 #include <utility>
 
@@ -12,10 +14,17 @@
 #include "core/mappers/metis_lock.h"
 #include "core/mappers/position_graph.h"
 #include "core/topology/torus.h"
+#include "tbb/task_group.h"
 
 namespace hopmap {
 namespace {
 
+// Depth first, as in Hoefler & Snir: a set is oriented and its cut refined against
+// the representatives of every task placed so far, in a fixed order. Only METIS
+// (the expensive part, which depends on nothing but the set) runs ahead: as soon
+// as a set is split, its second half's METIS cut starts on another thread while
+// the first half's subtree is worked through. The mapping is the one the plain
+// sequential recursion gives, for any thread count.
 class Bisector {
  public:
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
@@ -36,22 +45,44 @@ class Bisector {
     }
   }
 
-  [[nodiscard]] bool stopped() const { return stopped_; }
+  [[nodiscard]] bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
 
   std::vector<SlotId> Run() {
-    slot_of_task_.assign(graph_.num_tasks(), kInvalidSlot);
-    rep_of_task_.assign(graph_.num_tasks(), -1);
-    mark_.assign(graph_.num_tasks(), 0);
-    side_.assign(graph_.num_tasks(), 0);
-    std::vector<TaskId> tasks(graph_.num_tasks());
-    std::iota(tasks.begin(), tasks.end(), 0);
-    std::vector<int32_t> positions(allocation_.num_nodes());
-    std::iota(positions.begin(), positions.end(), 0);
-    Recurse(std::move(tasks), std::move(positions));
+    const TaskId n = graph_.num_tasks();
+    slot_of_task_.assign(n, kInvalidSlot);
+    rep_of_task_.assign(n, -1);
+    set_of_task_.assign(n, -1);
+    side_.assign(n, 0);
+    Part root;
+    root.tasks.resize(n);
+    std::iota(root.tasks.begin(), root.tasks.end(), 0);
+    root.positions.resize(allocation_.num_nodes());
+    std::iota(root.positions.begin(), root.positions.end(), 0);
+    Label(root);
+    Recurse(root);
     return std::move(slot_of_task_);
   }
 
  private:
+  // A task set and the positions it must fill. Prepare fills the rest: the
+  // positions in split order and the METIS cut (tasks = first part, rest = second).
+  struct Part {
+    std::vector<TaskId> tasks;
+    std::vector<int32_t> positions;
+    int32_t id = -1;  // set_of_task_ of its tasks while it is being prepared
+    bool prepared = false;
+    bool out_of_time = false;  // Prepare saw the stop: lay it out in order
+    std::vector<TaskId> rest;
+  };
+
+  // Gives `part` a new set id and marks its tasks (on the depth-first thread only;
+  // ids are never reused, so a stale id never matches a later set).
+  void Label(Part& part) {
+    part.id = next_id_++;
+    for (TaskId t : part.tasks)
+      std::atomic_ref<int32_t>(set_of_task_[t]).store(part.id, std::memory_order_relaxed);
+  }
+
   // METIS weights are 32-bit and their sums must fit too: scale the bytes into
   // [1, cap] when they do not fit already.
   void ScaleWeights() {
@@ -71,18 +102,37 @@ class Bisector {
     }
   }
 
-  void Recurse(std::vector<TaskId> tasks, std::vector<int32_t> positions) {
+  // Orders the positions and cuts the tasks (METIS); reads nothing the depth-first
+  // thread writes for other sets, so it may run on any thread.
+  void Prepare(Part& part) {
+    part.prepared = true;
+    SplitPositions(part.positions);
+    if (stopped() || stop_.ShouldStop()) {
+      stopped_.store(true, std::memory_order_relaxed);
+      part.out_of_time = true;
+      return;
+    }
+    const size_t half = (part.positions.size() + 1) / 2;
+    const size_t first_tasks =
+        std::min(part.tasks.size(), half * static_cast<size_t>(allocation_.cores_per_node()));
+    if (first_tasks < part.tasks.size()) part.rest = SplitTasks(part.tasks, part.id, first_tasks);
+  }
+
+  void Recurse(Part& part) {
+    std::vector<TaskId>& tasks = part.tasks;
     if (tasks.empty()) return;
     const int32_t cores = allocation_.cores_per_node();
-    if (positions.size() == 1) {
+    if (part.positions.size() == 1) {
       for (size_t i = 0; i < tasks.size(); ++i) {
-        slot_of_task_[tasks[i]] = positions[0] * cores + static_cast<SlotId>(i);
+        slot_of_task_[tasks[i]] = part.positions[0] * cores + static_cast<SlotId>(i);
       }
       return;
     }
-    SplitPositions(positions);
-    if (stopped_ || (stopped_ = stop_.ShouldStop())) {
+    if (!part.prepared) Prepare(part);
+    std::vector<int32_t>& positions = part.positions;
+    if (part.out_of_time || stopped()) {
       // Out of time: the halves' order still keeps nearby tasks nearby.
+      tasks.insert(tasks.end(), part.rest.begin(), part.rest.end());
       for (size_t i = 0; i < tasks.size(); ++i) {
         slot_of_task_[tasks[i]] = positions[i / cores] * cores + static_cast<SlotId>(i % cores);
       }
@@ -95,9 +145,7 @@ class Bisector {
     const int32_t second_rep = Representative(second);
     const size_t first_capacity = half * cores;
     const size_t second_capacity = second.size() * cores;
-    const size_t first_tasks = std::min(tasks.size(), first_capacity);
-    std::vector<TaskId> rest;
-    if (first_tasks < tasks.size()) rest = SplitTasks(tasks, first_tasks);
+    std::vector<TaskId>& rest = part.rest;
     // Which half each part goes to is free when sizes allow: pick the way that
     // keeps the edges leaving this task set shortest, judged by where their other
     // ends already are (the sibling subtrees' halves). Without this, recursive
@@ -107,31 +155,42 @@ class Bisector {
                               : rest.size() <= first_capacity && tasks.size() <= second_capacity;
     if (can_swap) {
       const HopBytes keep =
-          ExternalCost(tasks, rest, first_rep) + ExternalCost(rest, tasks, second_rep);
+          ExternalCost(tasks, part.id, first_rep) + ExternalCost(rest, part.id, second_rep);
       const HopBytes swap =
-          ExternalCost(tasks, rest, second_rep) + ExternalCost(rest, tasks, first_rep);
+          ExternalCost(tasks, part.id, second_rep) + ExternalCost(rest, part.id, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
     if (!rest.empty() && options_.refine_passes > 0) {
-      RefineCut(tasks, rest, first_rep, second_rep);
+      RefineCut(tasks, rest, part.id, first_rep, second_rep);
     }
     for (TaskId t : tasks) rep_of_task_[t] = first_rep;
     for (TaskId t : rest) rep_of_task_[t] = second_rep;
-    Recurse(std::move(tasks), std::move(positions));
-    Recurse(std::move(rest), std::move(second));
+    Part left, right;
+    left.tasks = std::move(tasks);
+    left.positions = std::move(positions);
+    right.tasks = std::move(rest);
+    right.positions = std::move(second);
+    part = Part{};  // the parent's lists are not needed any more
+    Label(left);
+    Label(right);
+    // The second half's METIS cut runs while the first half's subtree is worked
+    // through; its orientation and cut refinement wait for their turn.
+    tbb::task_group group;
+    if (right.tasks.size() > 1 && right.positions.size() > 1) {
+      group.run([this, &right] { Prepare(right); });
+    }
+    Recurse(left);
+    group.wait();
+    Recurse(right);
   }
 
-  // Bytes x hops from `rep` to the current half of every neighbour of `part`
-  // outside `part` and `other` (neighbours not yet placed anywhere cost nothing).
-  HopBytes ExternalCost(const std::vector<TaskId>& part, const std::vector<TaskId>& other,
-                        int32_t rep) {
-    ++mark_stamp_;
-    for (TaskId t : part) mark_[t] = mark_stamp_;
-    for (TaskId t : other) mark_[t] = mark_stamp_;
+  // Bytes x hops from `rep` to the representative of every neighbour of `part`
+  // outside set `id` (neighbours not yet placed anywhere cost nothing).
+  HopBytes ExternalCost(const std::vector<TaskId>& part, int32_t id, int32_t rep) const {
     HopBytes cost = 0;
     for (TaskId t : part) {
       graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-        if (mark_[u] == mark_stamp_ || rep_of_task_[u] < 0) return;
+        if (set_of_task_[u] == id || rep_of_task_[u] < 0) return;
         cost += w * allocation_.HopsBetweenPositions(rep, rep_of_task_[u]);
       });
     }
@@ -142,26 +201,19 @@ class Bisector {
   // neighbours went. A few passes of pairwise exchanges (sizes stay exact) lower
   // cut bytes x hops(rep0, rep1) + outside bytes x hops(rep of the side, rep of the
   // neighbour's half); a pass that does not lower it is undone.
-  void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t rep0,
+  void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t id, int32_t rep0,
                  int32_t rep1) {
     const int kPasses = options_.refine_passes;
     const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
-    ++mark_stamp_;
-    for (TaskId t : part0) {
-      mark_[t] = mark_stamp_;
-      side_[t] = 0;
-    }
-    for (TaskId t : part1) {
-      mark_[t] = mark_stamp_;
-      side_[t] = 1;
-    }
+    for (TaskId t : part0) side_[t] = 0;
+    for (TaskId t : part1) side_[t] = 1;
     const int32_t reps[2] = {rep0, rep1};
     // Cost of t's edges if t sat on `side` (edges inside the set counted whole,
     // as each end sees them; the total halves them).
     auto cost_on = [&](TaskId t, int side) {
       HopBytes cost = 0;
       graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-        if (mark_[u] == mark_stamp_) {
+        if (set_of_task_[u] == id) {
           if (side_[u] != side) cost += w * across;
         } else if (rep_of_task_[u] >= 0) {
           cost += 2 * w * allocation_.HopsBetweenPositions(reps[side], rep_of_task_[u]);
@@ -247,21 +299,34 @@ class Bisector {
   }
 
   // Keeps `first_count` tasks in `tasks` and returns the others.
-  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, size_t first_count) {
+  // `id`: the set's id (set_of_task_), which says which neighbours
+  // are inside; local_of_task_ is only read for those, so sets split at the same
+  // time never see each other's entries.
+  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, int32_t id, size_t first_count) {
     const idx_t n = static_cast<idx_t>(tasks.size());
     for (idx_t i = 0; i < n; ++i) local_of_task_[tasks[i]] = i;
     std::vector<idx_t> xadj(n + 1, 0), adj, wgt;
+    {
+      size_t upper = 0;  // edges of the set's tasks, inside or not
+      for (TaskId t : tasks) upper += static_cast<size_t>(graph_.degree(t));
+      adj.reserve(upper);
+      wgt.reserve(upper);
+    }
     for (idx_t i = 0; i < n; ++i) {
       const TaskId t = tasks[i];
       for (EdgeIndex e = graph_.xadj()[t]; e < graph_.xadj()[t + 1]; ++e) {
-        const int32_t j = local_of_task_[graph_.adjncy()[e]];
-        if (j < 0) continue;
+        const TaskId u = graph_.adjncy()[e];
+        // Another thread may be relabelling u's set: read atomically. Only this
+        // set's own tasks carry its id, and they are not relabelled before it is cut.
+        if (std::atomic_ref<int32_t>(set_of_task_[u]).load(std::memory_order_relaxed) != id) {
+          continue;
+        }
+        const int32_t j = local_of_task_[u];
         adj.push_back(j);
         wgt.push_back(scaled_[e]);
       }
       xadj[i + 1] = static_cast<idx_t>(adj.size());
     }
-    for (TaskId t : tasks) local_of_task_[t] = -1;
 
     std::vector<idx_t> part(n, 1);
     bool partitioned = false;
@@ -269,12 +334,14 @@ class Bisector {
       idx_t nvtxs = n, ncon = 1, nparts = 2, objval = 0;
       real_t tpwgts[2] = {static_cast<real_t>(first_count) / static_cast<real_t>(n), 0};
       tpwgts[1] = 1 - tpwgts[0];
-      metis_options_[METIS_OPTION_NCUTS] =
+      idx_t metis_options[METIS_NOPTIONS];
+      std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
+      metis_options[METIS_OPTION_NCUTS] =
           n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
       const MetisCall metis_call;
       const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr,
                                                   nullptr, wgt.data(), &nparts, tpwgts, nullptr,
-                                                  metis_options_, &objval, part.data());
+                                                  metis_options, &objval, part.data());
       partitioned = status == METIS_OK;
     }
     if (!partitioned) {
@@ -333,7 +400,7 @@ class Bisector {
 
   const TaskGraph& graph_;
   const StopCondition& stop_;
-  bool stopped_ = false;  // the time limit fired: the rest is placed in order
+  std::atomic<bool> stopped_ = false;  // the time limit fired: the rest is placed in order
   const Allocation& allocation_;
   const RecursiveBisectionOptions options_;
   idx_t metis_options_[METIS_NOPTIONS];
@@ -343,10 +410,12 @@ class Bisector {
   int nd_ = 0;
   std::vector<int32_t> coords_;
   std::vector<SlotId> slot_of_task_;
-  std::vector<int32_t> rep_of_task_;  // representative position of each task's half; -1 unknown
-  std::vector<uint32_t> mark_;
+  // Representative position of each task's set as of the previous level; -1 unknown.
+  std::vector<int32_t> rep_of_task_;
+  // Id of the task's latest set (Label); written by the depth-first thread only.
+  std::vector<int32_t> set_of_task_;
+  int32_t next_id_ = 0;
   std::vector<int8_t> side_;  // RefineCut's current side of each task of the set
-  uint32_t mark_stamp_ = 0;
 };
 
 }  // namespace

@@ -18,8 +18,11 @@ namespace hopmap {
 // an error code) are cut in breadth-first order instead. Each part then goes to the
 // half nearer its outside neighbours (those already sent to other halves), and
 // pair exchanges refine the cut weighing hops to them. O(E log m) plus METIS.
-// When the time limit fires, the sets not yet split are laid on their nodes in
-// the split order (valid, coarser; the variant says so).
+// Depth first; the second half's METIS cut runs on another thread while the first
+// half's subtree is worked through (orientation and cut refinement keep the
+// sequential order), so the mapping does not depend on the thread count. When the time
+// limit fires, the sets not yet split are laid on their nodes in the split order
+// (valid, coarser; the variant says so).
 struct RecursiveBisectionOptions {
   // METIS_OPTION_NCUTS (best of that many bisections) for task sets up to
   // multi_cut_max_tasks; larger sets take one. Measured on 4096-task stencils onto

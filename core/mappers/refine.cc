@@ -63,9 +63,8 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
   const int32_t slots_per_node = options.slots_per_node;
   const TaskGraph& graph = placement.graph();
   const int32_t cores = placement.allocation().cores_per_node();
-  const SlotId from = placement.slot_of(task);
-  const int32_t from_position = from / cores;
-  const HopBytes cost_here = placement.CostAt(task, from);
+  const int32_t from_position = placement.position_of(task);
+  const HopBytes cost_here = placement.CostAtPosition(task, from_position);
   BestExchange best;
   int64_t work = graph.degree(task);
   auto weight_to = [&](TaskId other) -> Bytes {
@@ -78,9 +77,10 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
     // Exchanges within one node change nothing (0 hops apart either way).
     if (position == from_position) return;
     const SlotId base = position * cores;
-    const HopBytes move = placement.CostAt(task, base) - cost_here;
+    const HopBytes move = placement.CostAtPosition(task, position) - cost_here;
     work += graph.degree(task);
     bool tried_empty = false;
+    const int32_t across = placement.HopsBetweenPositions(from_position, position);
     for (int32_t i = 0; i < count; ++i) {
       const SlotId to = base + (first_core + i) % cores;
       const TaskId other = placement.task_at(to);
@@ -92,10 +92,11 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
       } else {
         work += graph.degree(other) + graph.degree(task);
         graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
-          const SlotId su = placement.slot_of(u);
-          delta += w * (placement.Hops(from, su) - placement.Hops(to, su));
+          const int32_t pu = placement.position_of(u);
+          delta += w * (placement.HopsBetweenPositions(from_position, pu) -
+                        placement.HopsBetweenPositions(position, pu));
         });
-        delta += 2 * weight_to(other) * placement.Hops(from, to);
+        delta += 2 * weight_to(other) * across;
       }
       if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {
         best.delta = delta;
@@ -109,8 +110,10 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
   } else {
     // Each neighbour's node once; on nodes with many cores a window of them that
     // moves with the pass and the task, so that work per pass stays bounded and
-    // successive passes see the other cores.
-    std::vector<int32_t> seen;
+    // successive passes see the other cores. (Scratch per thread: no allocation
+    // per task.)
+    thread_local std::vector<int32_t> seen;
+    seen.clear();
     const int32_t window = std::min(cores, slots_per_node);
     const int32_t offset =
         window == cores
@@ -118,7 +121,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
             : static_cast<int32_t>(
                   (static_cast<int64_t>(task) * 7 + static_cast<int64_t>(pass) * window) % cores);
     graph.ForEachNeighbor(task, [&](TaskId u, Bytes) {
-      const int32_t position = placement.slot_of(u) / cores;
+      const int32_t position = placement.position_of(u);
       if (std::find(seen.begin(), seen.end(), position) != seen.end()) return;
       seen.push_back(position);
       try_node(position, offset, window);
@@ -149,13 +152,13 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
                             const StopCondition& stop, std::span<const TaskId> only,
                             const PositionGraph* near_nodes) {
   RefineStats stats;
+  const TaskGraph& graph = placement.graph();
   std::vector<TaskId> all;
   if (only.empty()) {
-    all.resize(placement.graph().num_tasks());
+    all.resize(graph.num_tasks());
     std::iota(all.begin(), all.end(), 0);
     only = all;
   }
-  const TaskId n = static_cast<TaskId>(only.size());
   const bool all_pairs = placement.num_slots() <= options.all_pairs_slot_limit;
   std::optional<PositionGraph> built;
   const PositionGraph* near = nullptr;
@@ -164,9 +167,18 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
     near = near_nodes != nullptr ? near_nodes : &*built;
   }
   std::vector<BestExchange> best(options.block_size);
+  // The tasks this pass searches: `only` on a full pass, else the active set.
+  std::span<const TaskId> list = only;
+  bool full_pass = true;
+  std::vector<TaskId> active, moved;
+  std::vector<int32_t> moved_nodes, woken_nodes;
+  const int32_t cores = placement.allocation().cores_per_node();
   for (int32_t pass = 0; pass < options.max_passes; ++pass) {
     ++stats.passes;
-    int64_t applied = 0;
+    stats.full_passes += full_pass ? 1 : 0;
+    moved.clear();
+    moved_nodes.clear();
+    const TaskId n = static_cast<TaskId>(list.size());
     for (TaskId begin = 0; begin < n; begin += options.block_size) {
       if (stop.ShouldStop()) return stats;
       const TaskId end = std::min<TaskId>(n, begin + options.block_size);
@@ -176,7 +188,7 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
               // Dense graphs make one task's search long: stop inside the block too
               // (a task left unsearched proposes nothing).
               best[i - begin] = stop.ShouldStop() ? BestExchange{}
-                                                  : FindBestExchange(placement, only[i], all_pairs,
+                                                  : FindBestExchange(placement, list[i], all_pairs,
                                                                      near, options, pass);
             }
           });
@@ -186,21 +198,60 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
         const BestExchange& candidate = best[i - begin];
         stats.work += candidate.work;
         if (candidate.slot < 0) continue;
-        const SlotId from = placement.slot_of(only[i]);
+        const SlotId from = placement.slot_of(list[i]);
         const HopBytes delta = placement.SwapDelta(from, candidate.slot);
         if (delta < 0) {
+          const TaskId other = placement.task_at(candidate.slot);
           placement.SwapSlots(from, candidate.slot, delta);
-          ++applied;
           ++stats.exchanges;
+          moved.push_back(list[i]);
+          if (other != kNoTask) moved.push_back(other);
+          moved_nodes.push_back(from / cores);
+          moved_nodes.push_back(candidate.slot / cores);
         }
       }
     }
-    if (applied == 0) {
-      // Nothing changed during the pass, so every task was checked against this
-      // very state: no candidate exchange improves it.
+    if (moved.empty() && full_pass) {
+      // Nothing changed during a pass over every task of `only`, so each was
+      // checked against this very state: no candidate exchange improves it.
       stats.local_optimum = true;
       break;
     }
+    if (!options.active_set) continue;
+    // Next: the tasks whose search can have changed - those that moved and their
+    // neighbours (their own costs and candidate nodes moved). Others can be
+    // affected too (a task next to a node whose occupant changed), which is why
+    // an empty active set leads to a full confirming pass, not straight to "done".
+    active.clear();
+    for (TaskId t : moved) {
+      active.push_back(t);
+      graph.ForEachNeighbor(t, [&](TaskId u, Bytes) { active.push_back(u); });
+    }
+    if (options.wake_near_nodes && near != nullptr) {
+      // A task whose candidate nodes include one whose occupants changed: every
+      // task with a neighbour on that node or on a node next to it.
+      std::sort(moved_nodes.begin(), moved_nodes.end());
+      moved_nodes.erase(std::unique(moved_nodes.begin(), moved_nodes.end()), moved_nodes.end());
+      woken_nodes.clear();
+      for (int32_t p : moved_nodes) {
+        woken_nodes.push_back(p);
+        for (int32_t q : near->neighbors(p)) woken_nodes.push_back(q);
+      }
+      std::sort(woken_nodes.begin(), woken_nodes.end());
+      woken_nodes.erase(std::unique(woken_nodes.begin(), woken_nodes.end()), woken_nodes.end());
+      for (int32_t p : woken_nodes) {
+        for (int32_t c = 0; c < cores; ++c) {
+          const TaskId o = placement.task_at(p * cores + c);
+          if (o == kNoTask) continue;
+          active.push_back(o);
+          graph.ForEachNeighbor(o, [&](TaskId u, Bytes) { active.push_back(u); });
+        }
+      }
+    }
+    std::sort(active.begin(), active.end());
+    active.erase(std::unique(active.begin(), active.end()), active.end());
+    full_pass = active.empty();
+    list = full_pass ? only : std::span<const TaskId>(active);
   }
   return stats;
 }

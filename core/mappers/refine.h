@@ -17,8 +17,17 @@
 namespace hopmap {
 
 struct RefineOptions {
-  // Passes over every task; a pass that applies no exchange ends the search early.
+  // Passes of either kind below (full or active-set); a full pass that applies no
+  // exchange ends the search early.
   int32_t max_passes = 100;
+  // After the first (full) pass, search only the active set: the tasks moved in the
+  // previous pass and their graph neighbours, in ascending task id. When that set
+  // is empty, a full pass confirms (or not) the local optimum. false: every pass is
+  // full (the reference the tests compare with).
+  bool active_set = true;
+  // The active set also takes the tasks with a neighbour on, or next to, a node
+  // whose occupants changed (their candidate exchanges changed), in neighbour mode.
+  bool wake_near_nodes = true;
   // Up to this many slots every task is tried against every slot (a true 2-exchange
   // local optimum); above it only the slots on the nodes of a task's neighbours
   // (occupied or empty), which keeps a pass near O(sum of deg^2 * cores) for 1M tasks.
@@ -39,9 +48,12 @@ struct RefineOptions {
 };
 
 struct RefineStats {
-  int32_t passes = 0;          // passes started
-  int64_t exchanges = 0;       // exchanges applied
-  bool local_optimum = false;  // the last pass found no improving exchange among its candidates
+  int32_t passes = 0;       // passes started
+  int32_t full_passes = 0;  // of which over every task of `only` (the rest: active sets)
+  int64_t exchanges = 0;    // exchanges applied
+  // The last pass was a full one (every task of `only`) and found no improving
+  // exchange among its candidates.
+  bool local_optimum = false;
   // Edges scanned while searching (a measure of work that does not depend on the
   // clock or the threads).
   int64_t work = 0;
@@ -52,8 +64,12 @@ struct RefineStats {
 // exchange among the candidates, max_passes, or `stop`. Never increases hop-bytes.
 // Deterministic for any thread count (parallel work only evaluates; exchanges are
 // applied sequentially in a fixed order). Runs on the caller's TBB arena.
-// `only`: search exchanges for these tasks only (in this order; each may still be
-// exchanged with any task), e.g. a patch just perturbed; empty: every task.
+// `only`: the first pass searches exchanges for these tasks only (in this order;
+// each may still be exchanged with any task), e.g. a patch just perturbed; empty:
+// every task. Later passes search the active set (RefineOptions::active_set), which
+// may reach tasks outside `only`: improvements spread from the patch. A full
+// (confirming) pass is again over `only`, so local_optimum says none of `only`'s
+// tasks has an improving exchange.
 // `near_nodes`: PositionGraph::Build(placement.allocation()) when the caller refines
 // many times; null: built here when needed.
 RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,

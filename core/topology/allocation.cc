@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -48,6 +49,18 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
         a.dense_[i * m + j] = static_cast<uint16_t>(a.machine_->Hops(a.nodes_[i], a.nodes_[j]));
       }
     });
+  }
+  const auto* torus = dynamic_cast<const TorusMachine*>(a.machine_.get());
+  if (a.dense_.empty() && torus != nullptr) {
+    const std::vector<int32_t> dims = torus->dims();
+    const int nd = static_cast<int>(dims.size());
+    a.grid_period_.resize(nd);
+    for (int i = 0; i < nd; ++i) a.grid_period_[i] = torus->wrap()[i] ? dims[i] : 2 * dims[i];
+    a.grid_coords_.resize(m * nd);
+    tbb::parallel_for(size_t{0}, m, [&](size_t p) {
+      torus->Coordinates(a.nodes_[p], std::span<int32_t>(a.grid_coords_.data() + p * nd, nd));
+    });
+    a.grid_dims_ = nd;
   }
   a.ball_sizes_ = a.ComputeBallSizes();
   return a;

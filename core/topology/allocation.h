@@ -15,7 +15,9 @@ namespace hopmap {
 // slot = position * cores_per_node + core, where position indexes nodes(). The
 // allocation may be any subset of the machine, in any order (fragmented, as real
 // schedulers give it). Small allocations keep a dense hop matrix over their
-// positions; larger ones ask the machine model.
+// positions; larger ones on a torus or mesh keep each position's coordinates (the
+// local searches ask for hops billions of times: no virtual call, no division);
+// the others ask the machine model.
 class Allocation {
  public:
   // Allocations up to this many nodes keep a dense position x position hop matrix.
@@ -44,12 +46,16 @@ class Allocation {
   // Hops between the nodes at two positions (0 for the same position).
   [[nodiscard]] int32_t HopsBetweenPositions(int32_t a, int32_t b) const {
     if (!dense_.empty()) return dense_[static_cast<size_t>(a) * nodes_.size() + b];
+    if (grid_dims_ > 0) return GridHops(a, b);
     return machine_->Hops(nodes_[a], nodes_[b]);
   }
   [[nodiscard]] int32_t HopsBetweenSlots(SlotId a, SlotId b) const {
     return HopsBetweenPositions(a / cores_, b / cores_);
   }
   [[nodiscard]] bool has_dense_hops() const { return !dense_.empty(); }
+  // Whether hops come from cached torus/mesh coordinates (no dense matrix, a
+  // TorusMachine); equal to machine().Hops either way.
+  [[nodiscard]] bool has_grid_hops() const { return grid_dims_ > 0; }
 
   // For h = 0..diameter, an upper bound on how many allocated nodes lie within h
   // hops of any one allocated node: exact (max over positions) with a dense hop
@@ -59,11 +65,30 @@ class Allocation {
 
  private:
   std::vector<int64_t> ComputeBallSizes() const;
+  // TorusMachine::Hops from the cached coordinates: per dimension min(d, period - d)
+  // with d = |difference|, period = size with wrap and 2 * size without (then
+  // period - d > d always, so it is |d| as on a mesh).
+  [[nodiscard]] int32_t GridHops(int32_t a, int32_t b) const {
+    const int32_t* ca = grid_coords_.data() + static_cast<size_t>(a) * grid_dims_;
+    const int32_t* cb = grid_coords_.data() + static_cast<size_t>(b) * grid_dims_;
+    int32_t hops = 0;
+    for (int i = 0; i < grid_dims_; ++i) {
+      const int32_t d = ca[i] > cb[i] ? ca[i] - cb[i] : cb[i] - ca[i];
+      const int32_t around = grid_period_[i] - d;
+      hops += d < around ? d : around;
+    }
+    return hops;
+  }
 
   std::shared_ptr<const Machine> machine_;
   std::vector<NodeId> nodes_;
   int32_t cores_ = 1;
   std::vector<uint16_t> dense_;  // hops fit: diameters are far below 65535
+  // Torus/mesh without a dense matrix: coordinates position-major, grid_dims_ per
+  // position, and each dimension's period (see GridHops). grid_dims_ 0: unused.
+  int grid_dims_ = 0;
+  std::vector<int32_t> grid_coords_;
+  std::vector<int32_t> grid_period_;
   std::vector<int64_t> ball_sizes_;
 };
 

@@ -1,10 +1,13 @@
 // The constructive general mappers: gge, rcm, rec-bisect, mahd, emahd.
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "core/graph/generators.h"
 #include "core/graph/task_graph.h"
 #include "core/mappers/mahd.h"
@@ -218,6 +221,52 @@ TEST(RecursiveBisectionTest, OptionsValidateAndOneCutStillValid) {
     ASSERT_TRUE(out.ok()) << c.label << ": " << out.status();
     EXPECT_TRUE(ValidateMapping(*c.allocation, c.graph->num_tasks(), out->slot_of_task).ok())
         << c.label;
+  }
+}
+
+// The sets of a level are cut in parallel: the mapping must not depend on the
+// thread count (large enough for many sets per level and several METIS cuts), and
+// must be no worse than a plain in-order placement.
+TEST(RecursiveBisectionTest, SameMappingOnOneAndTwoThreads) {
+  const TaskGraph g = Generate("random-geometric", {}, 6000);
+  std::vector<NodeId> nodes;
+  for (NodeId v = 0; v < 4096; v += 2) nodes.push_back(v);  // fragmented, 2048 nodes
+  const Allocation a = *Allocation::Create(Torus({16, 16, 16}), nodes, 3, /*dense_limit=*/0);
+  std::vector<std::vector<SlotId>> results;
+  for (int threads : {1, 2, 1, 2}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] { results.push_back(RunMapper("rec-bisect", g, a, 7)->slot_of_task); });
+    ASSERT_TRUE(ValidateMapping(a, g.num_tasks(), results.back()).ok());
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
+  EXPECT_EQ(results[0], results[3]);
+  std::vector<SlotId> in_order(g.num_tasks());
+  std::iota(in_order.begin(), in_order.end(), 0);
+  EXPECT_LT(ComputeHopBytes(g, a, results[0]), ComputeHopBytes(g, a, in_order));
+}
+
+// Cancelled while cutting (after a few milliseconds, so at some level): the sets
+// not yet split are laid out in order and the mapping is valid.
+TEST(RecursiveBisectionTest, CancelledMidwayGivesAValidMapping) {
+  const TaskGraph g = Generate("random-geometric", {}, 40000);
+  const Allocation a = *Allocation::WholeMachine(Torus({16, 16, 16}, 10));
+  const RecursiveBisectionMapper mapper;
+  MapperOptions options;
+  for (int delay_ms : {0, 5, 40}) {
+    std::atomic<bool> cancelled = delay_ms == 0;
+    const StopCondition stop(absl::InfiniteFuture(), &cancelled);
+    std::thread canceller([&] {
+      absl::SleepFor(absl::Milliseconds(delay_ms));
+      cancelled = true;
+    });
+    auto out = mapper.Map({g, a, options, stop});
+    canceller.join();
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_TRUE(ValidateMapping(a, g.num_tasks(), out->slot_of_task).ok()) << delay_ms << " ms";
+    if (delay_ms == 0) {
+      EXPECT_THAT(out->variant, ::testing::HasSubstr("time limit"));
+    }
   }
 }
 
