@@ -59,18 +59,29 @@ class StopCondition {
       : deadline_(deadline), cancelled_(cancelled) {}
   [[nodiscard]] bool ShouldStop() const {
     return (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) ||
+           (also_cancelled_ != nullptr && also_cancelled_->load(std::memory_order_relaxed)) ||
            absl::Now() >= deadline_;
   }
   [[nodiscard]] absl::Time deadline() const { return deadline_; }
   // The same cancellation with a deadline no later than `deadline` (a portfolio's
   // share of its budget for one candidate).
   [[nodiscard]] StopCondition Until(absl::Time deadline) const {
-    return StopCondition(std::min(deadline, deadline_), cancelled_);
+    StopCondition out = *this;
+    out.deadline_ = std::min(deadline, deadline_);
+    return out;
+  }
+  // This condition, also stopped by `flag` (a portfolio stopping one candidate).
+  // Replaces an earlier Or's flag.
+  [[nodiscard]] StopCondition Or(const std::atomic<bool>* flag) const {
+    StopCondition out = *this;
+    out.also_cancelled_ = flag;
+    return out;
   }
 
  private:
   absl::Time deadline_;
   const std::atomic<bool>* cancelled_;
+  const std::atomic<bool>* also_cancelled_ = nullptr;
 };
 
 // What a solve reports while it runs.

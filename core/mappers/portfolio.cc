@@ -1,6 +1,7 @@
 #include "core/mappers/portfolio.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -44,15 +45,21 @@ PortfolioPlan DefaultPortfolioPlan() {
   // Cheap baselines first (a solve always has them), then the grid constructions
   // (they refuse unless the analyzer finds a near-neighbour grid), then the general
   // constructions of issue 4.
-  plan.constructions = {"in-order",   "axis-order", "round-robin", "fold", "stack", "cart-greedy",
-                        "hilbert",    "mxov-al",    "affn",        "step", "pairs", "gge",
-                        "rec-bisect", "mahd",       "ohtma",       "exact"};
+  plan.constructions = {"in-order",   "axis-order", "round-robin", "fold",  "stack", "cart-greedy",
+                        "hilbert",    "mxov-al",    "affn",        "step",  "pairs", "gge",
+                        "rec-bisect", "mahd",       "ohtma",       "exact", "hybrid"};
   // ohtma's exchange pass is O(n^2 deg) (bench/mapper_timing); exact proves n <= 12
   // in well under a second (bench/qaplib_exact) and may take minutes beyond.
   // mahd never came near gge or rec-bisect above 65,536 tasks (random geometric and
   // stencils, 65k-1M tasks: 1.3-4x their hop-bytes) and costs 8 CPU-seconds at 1M
   // that the others need.
-  plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}};
+  // rec-bisect needs ~50 s for 1M tasks on two cores (bench/README.md), more than the
+  // default budget leaves; hybrid (METIS k-way parts, then parts of parts) does not
+  // finish its leaves either but degrades gracefully, and on 1M-task irregular
+  // graphs it was 1.4-10x better than what auto had without it (bench/scaling.sh);
+  // below 131,072 tasks rec-bisect + refine beat it.
+  plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
+  plan.task_minimums = {{"hybrid", 131072}};
   return plan;
 }
 
@@ -77,7 +84,8 @@ class CandidateBook {
 
   // Scores `slots` and records it as candidate `name` at plan position `index`;
   // keeps it if it is among the best. `started` is when the candidate began.
-  void Add(int32_t index, const std::string& name, std::vector<SlotId> slots, absl::Time started) {
+  HopBytes Add(int32_t index, const std::string& name, std::vector<SlotId> slots,
+               absl::Time started) {
     Candidate candidate;
     candidate.algorithm = name;
     candidate.hop_bytes = ComputeHopBytes(input_.graph, input_.allocation, slots);
@@ -95,7 +103,9 @@ class CandidateBook {
     }
     KeepForRefinement(candidate, index, std::move(slots));
     Report(candidate);
+    const HopBytes hop_bytes = candidate.hop_bytes;
     listed_.emplace_back(index, std::move(candidate));
+    return hop_bytes;
   }
   void AddError(int32_t index, const std::string& name, absl::string_view error,
                 absl::Time started) {
@@ -105,6 +115,22 @@ class CandidateBook {
     candidate.seconds = absl::ToDoubleSeconds(absl::Now() - started);
     const std::lock_guard<std::mutex> lock(mutex_);
     listed_.emplace_back(index, std::move(candidate));
+  }
+
+  // Lists every candidate with an index in (winner, end) as not needed: `winner`
+  // reached the lower bound, and none after it in the plan could beat it.
+  void Supersede(int32_t winner, int32_t end) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::string name;
+    for (const auto& [index, c] : listed_) {
+      if (index == winner) name = c.algorithm;
+    }
+    for (auto& [index, c] : listed_) {
+      if (index <= winner || index >= end) continue;
+      c.hop_bytes = 0;
+      c.max_link_load = 0;
+      c.error = absl::StrCat("not needed: ", name, ", earlier in the plan, is at the lower bound");
+    }
   }
 
   // These are for the sequential stages between the concurrent ones.
@@ -200,16 +226,20 @@ constexpr double kRefineWithinFactor = 1.3;
 // The part of the budget the constructions may use.
 constexpr double kConstructionShare = 0.7;
 
-int64_t TaskLimit(const PortfolioPlan& plan, const std::string& name) {
-  for (const auto& [limited, max_tasks] : plan.task_limits) {
-    if (limited == name) return max_tasks;
+// The (name, tasks) entry for `name`, or -1.
+int64_t Lookup(const std::vector<std::pair<std::string, int64_t>>& entries,
+               const std::string& name) {
+  for (const auto& [entry, tasks] : entries) {
+    if (entry == name) return tasks;
   }
   return -1;
 }
 
-// Runs one construction and records its result (or why it has none).
-void RunConstruction(const MapperRegistry& registry, const std::string& name, int32_t index,
-                     const MapInput& shared, CandidateBook& book) {
+// Runs one construction and records its result (or why it has none); returns its
+// hop-bytes when it produced a mapping.
+std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const std::string& name,
+                                        int32_t index, const MapInput& shared,
+                                        CandidateBook& book) {
   const absl::Time start = absl::Now();
   absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(name);
   absl::StatusOr<MapOutput> out =
@@ -223,9 +253,9 @@ void RunConstruction(const MapperRegistry& registry, const std::string& name, in
   }
   if (!out.ok()) {
     book.AddError(index, name, out.status().message(), start);
-    return;
+    return std::nullopt;
   }
-  book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start);
+  return book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start);
 }
 
 }  // namespace
@@ -246,10 +276,32 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // Progress goes through the book (one report per candidate, with the best so far).
   shared.on_progress = nullptr;
   const int64_t num_tasks = input.graph.num_tasks();
+  // The lower bound first: a candidate that reaches it is optimal, and the
+  // constructions after it in the plan are stopped: they cannot win (ties go to the
+  // earlier candidate), so stopping them does not change the answer.
+  const LowerBound bound = ComputeLowerBound(input.graph, input.allocation, shared.pattern);
+  const bool provable = input.options.objective == Objective::kHopBytes;
+  const int32_t first_construction = input.initial != nullptr ? 1 : 0;
+  const int32_t end_of_constructions =
+      first_construction + static_cast<int32_t>(plan_.constructions.size());
+  std::vector<std::atomic<bool>> superseded(plan_.constructions.size());
+  std::atomic<int32_t> optimal_index{end_of_constructions};
+  auto check_optimal = [&](int32_t at, std::optional<HopBytes> hop_bytes) {
+    if (!provable || !hop_bytes || *hop_bytes > bound.value) return;
+    int32_t known = optimal_index.load();
+    while (at < known && !optimal_index.compare_exchange_weak(known, at)) {
+    }
+    for (int32_t j = std::max(at + 1, first_construction); j < end_of_constructions; ++j) {
+      superseded[j - first_construction].store(true, std::memory_order_relaxed);
+    }
+  };
   int32_t index = 0;
   // The caller's mapping (a runtime's current placement) competes like a
   // construction, so it is refined when it is among the best.
-  if (input.initial != nullptr) book.Add(index++, "initial", *input.initial, absl::Now());
+  if (input.initial != nullptr) {
+    check_optimal(index, book.Add(index, "initial", *input.initial, absl::Now()));
+    ++index;
+  }
 
   // Constructions, all at once on the caller's TBB arena (each may run parallel
   // loops of its own). The first always runs, so a solve returns something even
@@ -268,18 +320,26 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   bool first = input.initial == nullptr;
   for (const std::string& name : plan_.constructions) {
     const int32_t at = index++;
-    if (const int64_t limit = TaskLimit(plan_, name); limit >= 0 && num_tasks > limit) {
+    if (const int64_t limit = Lookup(plan_.task_limits, name); limit >= 0 && num_tasks > limit) {
       book.AddError(at, name, absl::StrCat("skipped: more than ", limit, " tasks"), absl::Now());
+      continue;
+    }
+    if (const int64_t least = Lookup(plan_.task_minimums, name); num_tasks < least) {
+      book.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
       continue;
     }
     const bool must_run = first;
     first = false;
-    constructions.run([this, &name, at, must_run, &constructing, &book] {
-      if (!must_run && constructing.stop.ShouldStop()) {
+    constructions.run([&, at, must_run] {
+      const StopCondition own_stop = construction_stop.Or(&superseded[at - first_construction]);
+      if (!must_run && own_stop.ShouldStop()) {
         book.AddError(at, name, "not started: the time limit was reached", absl::Now());
         return;
       }
-      RunConstruction(*registry_, name, at, constructing, book);
+      const MapInput own{
+          constructing.graph,   constructing.allocation, constructing.options, own_stop, nullptr,
+          constructing.pattern, constructing.initial};
+      check_optimal(at, RunConstruction(*registry_, name, at, own, book));
     });
   }
   constructions.wait();
@@ -287,8 +347,10 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     return absl::FailedPreconditionError(
         absl::StrCat("no candidate produced a mapping; first error: ", book.first_error()));
   }
+  if (const int32_t optimal = optimal_index.load(); optimal < end_of_constructions) {
+    book.Supersede(optimal, end_of_constructions);
+  }
 
-  const LowerBound bound = ComputeLowerBound(input.graph, input.allocation, shared.pattern);
   auto finish = [&book, &bound] {
     MapOutput out = std::move(book).Finish();
     out.lower_bound = bound;

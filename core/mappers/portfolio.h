@@ -17,6 +17,9 @@ struct PortfolioPlan {
   // Constructions too costly above a size: skipped (and listed) when the graph has
   // more tasks. Pairs of (name, max tasks).
   std::vector<std::pair<std::string, int64_t>> task_limits;
+  // Constructions only worth their CPU on large jobs: skipped (and listed) when the
+  // graph has fewer tasks. Pairs of (name, min tasks).
+  std::vector<std::pair<std::string, int64_t>> task_minimums;
   // The best this many distinct construction results (those within 1.3x of the
   // best hop-bytes) are refined by pair exchanges, concurrently.
   int32_t refine_best = 3;

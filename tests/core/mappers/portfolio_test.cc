@@ -86,7 +86,8 @@ TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
   gen.kind = "ring";
   gen.tasks = 64;
   const TaskGraph graph = *GenerateGraph(gen);
-  const Allocation allocation = *Allocation::WholeMachine(Torus({64}));
+  // Not at the lower bound: a ring laid row by row on a 4x4x4 torus has 2-hop edges.
+  const Allocation allocation = *Allocation::WholeMachine(Torus({4, 4, 4}));
   const MapperRegistry& registry = BuiltinMappers();
   PortfolioPlan plan;
   plan.constructions = {"random", "in-order", "round-robin"};
@@ -107,6 +108,36 @@ TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
     EXPECT_EQ(out->candidates[2].algorithm, "round-robin");
     EXPECT_EQ(out->candidates[1].hop_bytes, out->candidates[2].hop_bytes);
     EXPECT_EQ(out->winner, "in-order");
+  }
+}
+
+// A construction at the lower bound is optimal: the constructions after it in the
+// plan are stopped and listed as not needed, on every run (whatever finished first).
+TEST(PortfolioTest, AConstructionAtTheBoundStopsTheLaterOnes) {
+  GeneratorOptions gen;
+  gen.kind = "stencil3d-7";
+  gen.dims = {8, 8, 8};
+  gen.wrap = true;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
+  const MapperRegistry& registry = BuiltinMappers();
+  PortfolioPlan plan;
+  plan.constructions = {"random", "in-order", "round-robin", "rec-bisect"};
+  const PortfolioMapper mapper(&registry, plan);
+  MapperOptions options;
+  options.time_limit_seconds = 60;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  for (int run = 0; run < 3; ++run) {
+    const absl::StatusOr<MapOutput> out =
+        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(out->winner, "in-order");  // the identity is optimal here
+    ASSERT_TRUE(out->lower_bound.has_value());
+    ASSERT_EQ(out->candidates.size(), 4u);
+    EXPECT_TRUE(out->candidates[0].error.empty());
+    EXPECT_EQ(out->candidates[1].hop_bytes, out->lower_bound->value);
+    EXPECT_THAT(out->candidates[2].error, ::testing::HasSubstr("not needed: in-order"));
+    EXPECT_THAT(out->candidates[3].error, ::testing::HasSubstr("not needed: in-order"));
   }
 }
 
