@@ -56,10 +56,11 @@ PortfolioPlan DefaultPortfolioPlan() {
   // rec-bisect needs ~50 s for 1M tasks on two cores (bench/README.md), more than the
   // default budget leaves; hybrid (METIS k-way parts, then parts of parts) does not
   // finish its leaves either but degrades gracefully, and on 1M-task irregular
-  // graphs it was 1.4-10x better than what auto had without it (bench/scaling.sh);
-  // below 131,072 tasks rec-bisect + refine beat it.
+  // graphs it was 1.4-18x better than what auto had without it (bench/scaling.sh).
+  // Up to 262,144 tasks rec-bisect + refine beat it, and running both there cost
+  // auto 0.2-5.5% (they share the cores).
   plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
-  plan.task_minimums = {{"hybrid", 131072}};
+  plan.task_minimums = {{"hybrid", 262145}};
   return plan;
 }
 
