@@ -40,6 +40,7 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
     j["avg_link_load"] = nullptr;
     j["links_used"] = nullptr;
   }
+  if (!report.link_loads_skipped.empty()) j["link_loads_skipped"] = report.link_loads_skipped;
   j["solve_seconds"] = report.solve_seconds;
   j["time_limit_seconds"] = report.time_limit_seconds;
   Json candidates = Json::array();

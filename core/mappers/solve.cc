@@ -37,7 +37,16 @@ void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routi
                                                      : 0.0;
   report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
   report.routing = routing;
-  report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
+  if (const int64_t links = allocation.machine().num_links() > 0
+                                ? RouteLinkCount(graph, allocation, report.slot_of_task)
+                                : 0;
+      links > kMaxReportRouteLinks) {
+    report.link_loads = LinkLoads{};
+    report.link_loads_skipped = absl::StrCat("the routes cross ", links, " links, more than ",
+                                             kMaxReportRouteLinks, " (the report's limit)");
+  } else {
+    report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
+  }
   report.lower_bound = known_bound ? *known_bound : ComputeLowerBound(graph, allocation);
   if (report.lower_bound.value > 0) {
     report.gap =

@@ -38,7 +38,9 @@ struct MappingReport {
   double avg_hops_per_byte = 0;  // hop_bytes / total_bytes (0 without traffic)
   int32_t max_dilation = 0;
   Routing routing = Routing::kDimensionOrder;
-  LinkLoads link_loads;                      // empty when the machine has no link model
+  LinkLoads link_loads;  // empty when the machine has no link model
+  // Why link_loads is empty on a machine that has links (routes too long to walk).
+  std::string link_loads_skipped;
   std::vector<LinkLoadEntry> busiest_links;  // filled by AddBusiestLinks
 
   LowerBound lower_bound;

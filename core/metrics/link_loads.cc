@@ -60,4 +60,15 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
   return loads;
 }
 
+int64_t RouteLinkCount(const TaskGraph& graph, const Allocation& allocation,
+                       std::span<const SlotId> slot_of_task) {
+  int64_t links = 0;
+  for (TaskId u = 0; u < graph.num_tasks(); ++u) {
+    graph.ForEachNeighbor(u, [&](TaskId v, Bytes) {
+      if (v > u) links += 2 * allocation.HopsBetweenSlots(slot_of_task[u], slot_of_task[v]);
+    });
+  }
+  return links;
+}
+
 }  // namespace hopmap

@@ -29,6 +29,16 @@ struct LinkLoads {
 LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                            std::span<const SlotId> slot_of_task, Routing routing);
 
+// Links crossed by all routes of the mapping (each edge both ways: 2 x hops), the
+// work ComputeLinkLoads does. Cheap: one hop lookup per edge.
+int64_t RouteLinkCount(const TaskGraph& graph, const Allocation& allocation,
+                       std::span<const SlotId> slot_of_task);
+
+// Reports skip link loads above this many route links: a poor mapping of a large
+// job (in-order, 1M random-geometric tasks on a 64x128x128 torus: 6.7e8 links) would
+// spend ~30 s there after the solve; a good one of the same job has ~2e7.
+inline constexpr int64_t kMaxReportRouteLinks = 200'000'000;
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_METRICS_LINK_LOADS_H_

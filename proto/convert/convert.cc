@@ -305,6 +305,7 @@ void ReportToProto(const MappingReport& r, v1::MapReply* out) {
   out->set_links_used(r.link_loads.links_used);
   out->set_solve_seconds(r.solve_seconds);
   out->set_time_limit_seconds(r.time_limit_seconds);
+  out->set_link_loads_skipped(r.link_loads_skipped);
   for (const Candidate& c : r.candidates) {
     v1::Candidate* pc = out->add_candidates();
     pc->set_algorithm(c.algorithm);
@@ -350,6 +351,7 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   }
   r.solve_seconds = p.solve_seconds();
   r.time_limit_seconds = p.time_limit_seconds();
+  r.link_loads_skipped = p.link_loads_skipped();
   for (const v1::Candidate& c : p.candidates()) {
     r.candidates.push_back(
         {c.algorithm(), c.hop_bytes(), c.max_link_load(), c.seconds(), c.error()});

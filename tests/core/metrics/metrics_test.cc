@@ -79,6 +79,40 @@ TEST(LinkLoadsTest, EachDirectionCarriesHalf) {
   EXPECT_DOUBLE_EQ(ordered.max_load, 50);
 }
 
+// RouteLinkCount is the work ComputeLinkLoads does: with 2 bytes per edge (1 each
+// way) the loads over all links sum to it.
+TEST(LinkLoadsTest, RouteLinkCountIsTheLinksTheRoutesCross) {
+  std::vector<std::array<int64_t, 3>> edges;
+  for (int64_t u = 0; u < 30; ++u) {
+    edges.push_back({u, (u * 7 + 3) % 30, 2});
+    edges.push_back({u, (u + 1) % 30, 2});
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(
+      std::remove_if(edges.begin(), edges.end(), [](const auto& e) { return e[0] == e[1]; }),
+      edges.end());
+  for (auto& e : edges) {
+    if (e[0] > e[1]) std::swap(e[0], e[1]);
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(
+      std::unique(edges.begin(), edges.end(),
+                  [](const auto& a, const auto& b) { return a[0] == b[0] && a[1] == b[1]; }),
+      edges.end());
+  TaskGraph g = MakeGraph(30, edges);
+  auto alloc = *Allocation::WholeMachine(MakeTorus({4, 3, 3}, true));  // 36 slots
+  std::vector<SlotId> slots(36);
+  std::iota(slots.begin(), slots.end(), 0);
+  RandomStream random(5, 0);
+  random.Shuffle(std::span<SlotId>(slots));
+  slots.resize(30);
+  const LinkLoads loads = ComputeLinkLoads(g, alloc, slots, Routing::kDimensionOrder);
+  double total = 0;
+  for (double load : loads.bytes_on_link) total += load;
+  EXPECT_EQ(RouteLinkCount(g, alloc, slots), static_cast<int64_t>(total));
+  EXPECT_GT(total, 0);
+}
+
 // Brute force: the best hop-bytes over every injective task -> slot assignment.
 HopBytes BruteForceOptimum(const TaskGraph& g, const Allocation& alloc) {
   std::vector<SlotId> slots(alloc.num_slots());
