@@ -18,8 +18,12 @@ namespace hopmap {
 namespace {
 
 using ::hopmap::testing::BruteHopBytes;
+using ::hopmap::testing::ExpectValidMapping;
 using ::hopmap::testing::FragmentedTorusAllocation;
+using ::hopmap::testing::Generate;
+using ::hopmap::testing::InOrderHopBytes;
 using ::hopmap::testing::RandomGraph;
+using ::hopmap::testing::WholeTorus;
 
 // Small parts and few parts per level, so small problems take every path: several
 // levels, hierarchical grouping (more groups than parts per level), leaf boundaries.
@@ -29,22 +33,6 @@ HybridOptions SmallParts(bool group_cores_first) {
   options.max_parts_per_level = 4;
   options.group_cores_first = group_cores_first;
   return options;
-}
-
-TaskGraph Generate(const std::string& kind, std::vector<int32_t> dims, int32_t tasks = 0) {
-  GeneratorOptions options;
-  options.kind = kind;
-  options.dims = std::move(dims);
-  options.tasks = tasks;
-  return *GenerateGraph(options);
-}
-
-Allocation Torus(std::vector<int32_t> dims, int32_t cores) {
-  std::vector<bool> wrap(dims.size(), true);
-  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create(dims, wrap));
-  std::vector<NodeId> nodes(torus->num_nodes());
-  std::iota(nodes.begin(), nodes.end(), 0);
-  return *Allocation::Create(torus, std::move(nodes), cores);
 }
 
 struct HybridRun {
@@ -74,19 +62,6 @@ HybridRun MapWith(const HybridOptions& options, const TaskGraph& graph,
   return run;
 }
 
-// Every task on an allocated slot, no slot twice (so no node over its cores).
-void ExpectValid(const Allocation& allocation, const TaskGraph& graph,
-                 const std::vector<SlotId>& mapping) {
-  ASSERT_TRUE(ValidateMapping(allocation, graph.num_tasks(), mapping).ok())
-      << ValidateMapping(allocation, graph.num_tasks(), mapping);
-}
-
-HopBytes InOrderHopBytes(const TaskGraph& graph, const Allocation& allocation) {
-  std::vector<SlotId> in_order(graph.num_tasks());
-  std::iota(in_order.begin(), in_order.end(), 0);
-  return BruteHopBytes(graph, allocation, in_order);
-}
-
 TEST(HybridScaleTest, ValidateRejectsBadBudgets) {
   HybridOptions options;
   options.refine_work_per_task = -1;
@@ -102,9 +77,9 @@ TEST(HybridScaleTest, ValidateRejectsBadBudgets) {
 // onto 64 nodes x 3 cores; each node's group then shares its node.
 TEST(HybridScaleTest, GroupsByNodeThroughSeveralLevelsValidAndBetterThanInOrder) {
   const TaskGraph graph = Generate("stencil3d-7", {6, 6, 5});
-  const Allocation allocation = Torus({4, 4, 4}, 3);
+  const Allocation allocation = WholeTorus({4, 4, 4}, 3);
   const HybridRun run = MapWith(SmallParts(true), graph, allocation, 2);
-  ExpectValid(allocation, graph, run.mapping);
+  ExpectValidMapping(allocation, graph, run.mapping);
   EXPECT_NE(run.variant.find("grouped by 3"), std::string::npos) << run.variant;
   EXPECT_LT(BruteHopBytes(graph, allocation, run.mapping), InOrderHopBytes(graph, allocation));
 }
@@ -119,7 +94,7 @@ TEST(HybridScaleTest, ValidWithPartialGroupsOnFragmentedAllocation) {
       HybridOptions options = SmallParts(group);
       options.part_slots = 8;
       const HybridRun run = MapWith(options, graph, allocation, 2);
-      ExpectValid(allocation, graph, run.mapping);
+      ExpectValidMapping(allocation, graph, run.mapping);
       if (group && n > 4) {
         EXPECT_NE(run.variant.find("grouped by 4"), std::string::npos) << run.variant;
       }
@@ -130,12 +105,12 @@ TEST(HybridScaleTest, ValidWithPartialGroupsOnFragmentedAllocation) {
 TEST(HybridScaleTest, SameMappingOnOneAndTwoThreadsWithAndWithoutGrouping) {
   const TaskGraph graph = Generate("random-geometric", {}, 700);
   for (const int32_t cores : {1, 4}) {
-    const Allocation allocation = Torus({8, 8, cores == 1 ? 12 : 4}, cores);
+    const Allocation allocation = WholeTorus({8, 8, cores == 1 ? 12 : 4}, cores);
     const HybridOptions options = SmallParts(true);
     const HybridRun one = MapWith(options, graph, allocation, 1, absl::Seconds(120), 3);
     const HybridRun two = MapWith(options, graph, allocation, 2, absl::Seconds(120), 3);
     const HybridRun again = MapWith(options, graph, allocation, 2, absl::Seconds(120), 3);
-    ExpectValid(allocation, graph, one.mapping);
+    ExpectValidMapping(allocation, graph, one.mapping);
     EXPECT_EQ(one.mapping, two.mapping) << cores << " cores";
     EXPECT_EQ(two.mapping, again.mapping) << cores << " cores";
   }
@@ -145,12 +120,12 @@ TEST(HybridScaleTest, SameMappingOnOneAndTwoThreadsWithAndWithoutGrouping) {
 // never makes the mapping worse than the search without it... only shorter.
 TEST(HybridScaleTest, WorkCapEndsTheFinalSearchDeterministically) {
   const TaskGraph graph = Generate("stencil2d-5", {24, 24});
-  const Allocation allocation = Torus({8, 8, 9}, 1);
+  const Allocation allocation = WholeTorus({8, 8, 9}, 1);
   HybridOptions capped = SmallParts(false);
   capped.refine_work_per_task = 1;
   const HybridRun a = MapWith(capped, graph, allocation, 2);
   const HybridRun b = MapWith(capped, graph, allocation, 2);
-  ExpectValid(allocation, graph, a.mapping);
+  ExpectValidMapping(allocation, graph, a.mapping);
   EXPECT_EQ(a.mapping, b.mapping);
   EXPECT_NE(a.variant.find("work cap"), std::string::npos) << a.variant;
   HybridOptions uncapped = capped;
@@ -166,12 +141,12 @@ TEST(HybridScaleTest, WorkCapEndsTheFinalSearchDeterministically) {
 // not guaranteed pass for pass, so only validity and a sanity bound are checked.
 TEST(HybridScaleTest, BoundaryOnlyAndFullFinalSearchValid) {
   const TaskGraph graph = Generate("random-geometric", {}, 900);
-  const Allocation allocation = Torus({8, 8, 4}, 4);
+  const Allocation allocation = WholeTorus({8, 8, 4}, 4);
   for (const bool boundary : {true, false}) {
     HybridOptions options = SmallParts(true);
     options.refine_boundary_only = boundary;
     const HybridRun run = MapWith(options, graph, allocation, 2);
-    ExpectValid(allocation, graph, run.mapping);
+    ExpectValidMapping(allocation, graph, run.mapping);
     EXPECT_LT(BruteHopBytes(graph, allocation, run.mapping), InOrderHopBytes(graph, allocation));
   }
 }
@@ -181,10 +156,10 @@ TEST(HybridScaleTest, BoundaryOnlyAndFullFinalSearchValid) {
 TEST(HybridScaleTest, ValidWhenTheLimitFiresEarly) {
   const TaskGraph graph = Generate("random-geometric", {}, 20000);
   for (const int32_t cores : {1, 4}) {
-    const Allocation allocation = Torus({32, 32, 20}, cores);
+    const Allocation allocation = WholeTorus({32, 32, 20}, cores);
     for (const absl::Duration budget : {absl::Milliseconds(1), absl::Milliseconds(30)}) {
       const HybridRun run = MapWith(HybridOptions(), graph, allocation, 2, budget);
-      ExpectValid(allocation, graph, run.mapping);
+      ExpectValidMapping(allocation, graph, run.mapping);
     }
   }
 }

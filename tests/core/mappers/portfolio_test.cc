@@ -12,6 +12,7 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/mappers/search_test_util.h"
 
 namespace hopmap {
 namespace {
@@ -21,21 +22,11 @@ std::shared_ptr<const Machine> Torus(std::vector<int32_t> dims) {
   return std::make_shared<TorusMachine>(*TorusMachine::Create(std::move(dims), std::move(wrap)));
 }
 
-// Every task placed once, no node over its cores, and the reported hop-bytes are
-// those of the returned mapping.
+// A valid mapping (every task placed once, no node over its cores), and the reported
+// hop-bytes are those of the returned mapping.
 void ExpectValid(const TaskGraph& graph, const Allocation& allocation,
                  const MappingReport& report) {
-  ASSERT_EQ(report.slot_of_task.size(), static_cast<size_t>(graph.num_tasks()));
-  std::vector<int32_t> on_node(allocation.num_nodes(), 0);
-  std::vector<char> used(allocation.num_slots(), 0);
-  for (const SlotId s : report.slot_of_task) {
-    ASSERT_GE(s, 0);
-    ASSERT_LT(s, allocation.num_slots());
-    ASSERT_FALSE(used[s]) << "slot " << s << " used twice";
-    used[s] = 1;
-    ++on_node[s / allocation.cores_per_node()];
-  }
-  for (const int32_t count : on_node) ASSERT_LE(count, allocation.cores_per_node());
+  testing::ExpectValidMapping(allocation, graph, report.slot_of_task);
   EXPECT_EQ(report.hop_bytes, ComputeHopBytes(graph, allocation, report.slot_of_task));
   EXPECT_LE(report.hop_bytes, report.baseline_hop_bytes);
   EXPECT_LE(report.lower_bound.value, report.hop_bytes);

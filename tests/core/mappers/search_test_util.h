@@ -6,14 +6,17 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "core/graph/generators.h"
 #include "core/graph/task_graph.h"
 #include "core/mappers/random_stream.h"
 #include "core/topology/allocation.h"
 #include "core/topology/distance_matrix.h"
 #include "core/topology/torus.h"
+#include "gtest/gtest.h"
 
 namespace hopmap::testing {
 
@@ -29,6 +32,31 @@ inline TaskGraph RandomGraph(TaskId n, double density, int64_t max_weight, uint6
     }
   }
   return *std::move(builder).Build();
+}
+
+// A generated graph (core/graph/generators.h): a stencil of `dims`, or `tasks` tasks.
+inline TaskGraph Generate(const std::string& kind, std::vector<int32_t> dims, int32_t tasks = 0) {
+  GeneratorOptions options;
+  options.kind = kind;
+  options.dims = std::move(dims);
+  options.tasks = tasks;
+  return *GenerateGraph(options);
+}
+
+// Every node of a periodic torus of `dims`, with `cores` per node.
+inline Allocation WholeTorus(std::vector<int32_t> dims, int32_t cores) {
+  std::vector<bool> wrap(dims.size(), true);
+  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create(dims, wrap));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  return *Allocation::Create(torus, std::move(nodes), cores);
+}
+
+// Every task on an allocated slot, no slot twice (so no node over its cores).
+inline void ExpectValidMapping(const Allocation& allocation, const TaskGraph& graph,
+                               const std::vector<SlotId>& mapping) {
+  const absl::Status status = ValidateMapping(allocation, graph.num_tasks(), mapping);
+  ASSERT_TRUE(status.ok()) << status;
 }
 
 // A fragmented allocation of a 4x3x2 torus (mixed wrap) with `cores` per node.
@@ -64,6 +92,13 @@ inline HopBytes BruteHopBytes(const TaskGraph& graph, const Allocation& allocati
     });
   }
   return total;
+}
+
+// Hop-bytes of the in-order mapping (task t on slot t), by brute force.
+inline HopBytes InOrderHopBytes(const TaskGraph& graph, const Allocation& allocation) {
+  std::vector<SlotId> in_order(graph.num_tasks());
+  std::iota(in_order.begin(), in_order.end(), 0);
+  return BruteHopBytes(graph, allocation, in_order);
 }
 
 // The first exchange of two slots' occupants (tasks or empty) that lowers the
