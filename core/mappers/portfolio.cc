@@ -314,9 +314,6 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   const absl::Time start = absl::Now();
   const StopCondition construction_stop =
       input.stop.Until(start + (input.stop.deadline() - start) * kConstructionShare);
-  const MapInput constructing{shared.graph,      shared.allocation,       shared.options,
-                              construction_stop, /*on_progress=*/nullptr, shared.pattern,
-                              shared.initial};
   tbb::task_group constructions;
   bool first = input.initial == nullptr;
   for (const std::string& name : plan_.constructions) {
@@ -337,9 +334,13 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
         book.AddError(at, name, "not started: the time limit was reached", absl::Now());
         return;
       }
-      const MapInput own{
-          constructing.graph,   constructing.allocation, constructing.options, own_stop, nullptr,
-          constructing.pattern, constructing.initial};
+      const MapInput own{shared.graph,
+                         shared.allocation,
+                         shared.options,
+                         own_stop,
+                         /*on_progress=*/nullptr,
+                         shared.pattern,
+                         shared.initial};
       check_optimal(at, RunConstruction(*registry_, name, at, own, book));
     });
   }
