@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -53,6 +54,9 @@ class Bisector {
     rep_of_task_.assign(n, -1);
     set_of_task_.assign(n, -1);
     side_.assign(n, 0);
+    gain_.assign(n, 0);
+    moved_.assign(n, 0);
+    version_.assign(n, 0);
     Part root;
     root.tasks.resize(n);
     std::iota(root.tasks.begin(), root.tasks.end(), 0);
@@ -112,10 +116,23 @@ class Bisector {
       part.out_of_time = true;
       return;
     }
+    const size_t cores = static_cast<size_t>(allocation_.cores_per_node());
     const size_t half = (part.positions.size() + 1) / 2;
-    const size_t first_tasks =
-        std::min(part.tasks.size(), half * static_cast<size_t>(allocation_.cores_per_node()));
-    if (first_tasks < part.tasks.size()) part.rest = SplitTasks(part.tasks, part.id, first_tasks);
+    const size_t n = part.tasks.size();
+    const size_t first_capacity = half * cores;
+    const size_t second_capacity = (part.positions.size() - half) * cores;
+    // A set that fits the first half goes there whole: fewer tasks than slots stay
+    // compact. Otherwise the halves get shares of the tasks in proportion to their
+    // slots, and the cut may land anywhere both halves can hold: filling the first
+    // half to the brim would cut through the graph's natural pieces (16 copies of a
+    // 1000-task job on 16 x 1024 slots must split 8000 / 8000, not 8192 / 7808).
+    if (n <= first_capacity) return;
+    const size_t lo = n - std::min(n, second_capacity);
+    const size_t hi = first_capacity;
+    const size_t share = static_cast<size_t>((static_cast<unsigned __int128>(n) * first_capacity +
+                                              (first_capacity + second_capacity) / 2) /
+                                             (first_capacity + second_capacity));
+    part.rest = SplitTasks(part.tasks, part.id, std::clamp(share, lo, hi), lo, hi);
   }
 
   void Recurse(Part& part) {
@@ -160,8 +177,32 @@ class Bisector {
           ExternalCost(tasks, part.id, second_rep) + ExternalCost(rest, part.id, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
-    if (!rest.empty() && options_.refine_passes > 0) {
-      RefineCut(tasks, rest, part.id, first_rep, second_rep);
+    if (!rest.empty()) {
+      const size_t all = tasks.size() + rest.size();
+      const size_t lo = all - std::min(all, second_capacity);
+      const size_t hi = std::min(all, first_capacity);
+      if (options_.refine_passes > 0)
+        RefineCut(tasks, rest, part.id, first_rep, second_rep, lo, hi);
+      // The cut METIS made ahead of time knew nothing of the outside; a second cut
+      // that does replaces it when it costs less.
+      if (options_.anchored_cut) {
+        std::vector<TaskId> first = tasks, second_tasks = rest;
+        const size_t target =
+            std::clamp(static_cast<size_t>((static_cast<unsigned __int128>(all) * first_capacity +
+                                            (first_capacity + second_capacity) / 2) /
+                                           (first_capacity + second_capacity)),
+                       lo, hi);
+        if (AnchoredSplit(first, second_tasks, part.id, first_rep, second_rep, target, lo, hi)) {
+          if (options_.refine_passes > 0) {
+            RefineCut(first, second_tasks, part.id, first_rep, second_rep, lo, hi);
+          }
+          if (SplitCost(first, second_tasks, part.id, first_rep, second_rep) <
+              SplitCost(tasks, rest, part.id, first_rep, second_rep)) {
+            tasks = std::move(first);
+            rest = std::move(second_tasks);
+          }
+        }
+      }
     }
     for (TaskId t : tasks) rep_of_task_[t] = first_rep;
     for (TaskId t : rest) rep_of_task_[t] = second_rep;
@@ -198,74 +239,232 @@ class Bisector {
   }
 
   // METIS cuts without knowing where the halves are or where the set's outside
-  // neighbours went. A few passes of pairwise exchanges (sizes stay exact) lower
-  // cut bytes x hops(rep0, rep1) + outside bytes x hops(rep of the side, rep of the
-  // neighbour's half); a pass that does not lower it is undone.
+  // neighbours went. Fiduccia-Mattheyses passes (as Scotch refines its bipartitions
+  // with external gains) lower cut bytes x hops(rep0, rep1) + outside bytes x
+  // hops(rep of the side, rep of the neighbour's set): each pass moves single tasks,
+  // best gain first (ties: lowest task id), each at most once, while side 0's size
+  // stays within one task of [lo, hi]; then it keeps the best prefix whose size is
+  // in [lo, hi] and undoes the rest. Moves that lose are allowed inside a pass, so a
+  // pass climbs out of the local minima a pure exchange search stops in.
   void RefineCut(std::vector<TaskId>& part0, std::vector<TaskId>& part1, int32_t id, int32_t rep0,
-                 int32_t rep1) {
-    const int kPasses = options_.refine_passes;
+                 int32_t rep1, size_t lo, size_t hi) {
+    const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
+    const int32_t reps[2] = {rep0, rep1};
+    std::vector<TaskId> members;
+    members.reserve(part0.size() + part1.size());
+    members.insert(members.end(), part0.begin(), part0.end());
+    members.insert(members.end(), part1.begin(), part1.end());
+    for (TaskId t : part0) side_[t] = 0;
+    for (TaskId t : part1) side_[t] = 1;
+    // Gain of moving t to the other side: true hop-bytes saved.
+    auto gain_of = [&](TaskId t) {
+      const int side = side_[t];
+      HopBytes gain = 0;
+      graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+        if (set_of_task_[u] == id) {
+          gain += side_[u] == side ? -w * across : w * across;
+        } else if (rep_of_task_[u] >= 0) {
+          gain += w * (allocation_.HopsBetweenPositions(reps[side], rep_of_task_[u]) -
+                       allocation_.HopsBetweenPositions(reps[1 - side], rep_of_task_[u]));
+        }
+      });
+      return gain;
+    };
+    size_t size0 = part0.size();
+    const size_t n = members.size();
+    // A pass gives up after this many moves without a new best prefix.
+    const size_t patience = std::min<size_t>(n, 64 + n / 32);
+    for (int pass = 0; pass < options_.refine_passes; ++pass) {
+      // Per side, a max-heap of (gain, -task, version); stale entries are skipped.
+      using Entry = std::tuple<HopBytes, int64_t, uint32_t>;
+      std::vector<Entry> heaps[2];
+      for (TaskId t : members) {
+        gain_[t] = gain_of(t);
+        moved_[t] = 0;
+        heaps[side_[t]].emplace_back(gain_[t], -static_cast<int64_t>(t), ++version_[t]);
+      }
+      for (auto& heap : heaps) std::make_heap(heap.begin(), heap.end());
+      // The live head of a side's heap, or null.
+      auto head = [&](int side) -> const Entry* {
+        std::vector<Entry>& heap = heaps[side];
+        while (!heap.empty()) {
+          const auto& [gain, neg_t, version] = heap.front();
+          const TaskId t = static_cast<TaskId>(-neg_t);
+          if (!moved_[t] && version == version_[t] && side_[t] == side) return &heap.front();
+          std::pop_heap(heap.begin(), heap.end());
+          heap.pop_back();
+        }
+        return nullptr;
+      };
+      std::vector<TaskId> moves;
+      HopBytes running = 0, best = 0;
+      size_t best_prefix = 0;
+      while (moves.size() - best_prefix < patience) {
+        // Side 0 may shrink down to lo - 1 and grow up to hi + 1.
+        const Entry* from0 = size0 >= lo && size0 > 0 ? head(0) : nullptr;
+        const Entry* from1 = size0 <= hi && size0 < n ? head(1) : nullptr;
+        if (from0 == nullptr && from1 == nullptr) break;
+        const int side = from1 == nullptr || (from0 != nullptr && *from0 > *from1) ? 0 : 1;
+        const auto [gain, neg_t, version] = side == 0 ? *from0 : *from1;
+        std::pop_heap(heaps[side].begin(), heaps[side].end());
+        heaps[side].pop_back();
+        const TaskId t = static_cast<TaskId>(-neg_t);
+        moved_[t] = 1;
+        side_[t] = static_cast<int8_t>(1 - side);
+        size0 = side == 0 ? size0 - 1 : size0 + 1;
+        running += gain;
+        moves.push_back(t);
+        if (running > best && size0 >= lo && size0 <= hi) {
+          best = running;
+          best_prefix = moves.size();
+        }
+        graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+          if (set_of_task_[u] != id || moved_[u]) return;
+          // u's edge to t flipped between cut and uncut.
+          gain_[u] += side_[u] == side_[t] ? -2 * w * across : 2 * w * across;
+          std::vector<Entry>& heap = heaps[side_[u]];
+          heap.emplace_back(gain_[u], -static_cast<int64_t>(u), ++version_[u]);
+          std::push_heap(heap.begin(), heap.end());
+        });
+      }
+      for (size_t i = moves.size(); i-- > best_prefix;) {
+        const TaskId t = moves[i];
+        side_[t] = static_cast<int8_t>(1 - side_[t]);
+        size0 += side_[t] == 0 ? 1 : static_cast<size_t>(-1);
+      }
+      if (best_prefix == 0) break;
+    }
+    std::vector<TaskId> now0, now1;
+    now0.reserve(size0);
+    now1.reserve(n - size0);
+    for (TaskId t : members) (side_[t] == 0 ? now0 : now1).push_back(t);
+    part0 = std::move(now0);
+    part1 = std::move(now1);
+  }
+
+  // Hop-bytes the split (part0 on rep0's half, part1 on rep1's) gives the set's
+  // edges: cut edges x hops(rep0, rep1), edges to placed outside tasks x hops
+  // from the side's representative to theirs. RefineCut lowers exactly this.
+  HopBytes SplitCost(const std::vector<TaskId>& part0, const std::vector<TaskId>& part1, int32_t id,
+                     int32_t rep0, int32_t rep1) {
     const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
     for (TaskId t : part0) side_[t] = 0;
     for (TaskId t : part1) side_[t] = 1;
-    const int32_t reps[2] = {rep0, rep1};
-    // Cost of t's edges if t sat on `side` (edges inside the set counted whole,
-    // as each end sees them; the total halves them).
-    auto cost_on = [&](TaskId t, int side) {
-      HopBytes cost = 0;
-      graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+    HopBytes twice_cut = 0, outside = 0;
+    for (const auto* part : {&part0, &part1}) {
+      for (TaskId t : *part) {
+        const int32_t rep = side_[t] == 0 ? rep0 : rep1;
+        graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+          if (set_of_task_[u] == id) {
+            if (side_[u] != side_[t]) twice_cut += w;
+          } else if (rep_of_task_[u] >= 0) {
+            outside += w * allocation_.HopsBetweenPositions(rep, rep_of_task_[u]);
+          }
+        });
+      }
+    }
+    return twice_cut / 2 * across + outside;
+  }
+
+  // METIS cuts the set again knowing its outside pull: two anchor vertices, one per
+  // half, each weighing as much as all the tasks (so METIS's balance keeps them
+  // apart), joined to every task by the hop-bytes its outside edges save on that
+  // anchor's side (the way Scotch weighs external gains into its bipartitions).
+  // Inside edges weigh bytes x hops(rep0, rep1). On success `first` gets the tasks
+  // on rep0's side (a count in [lo, hi], near `target`) and `second` the others.
+  bool AnchoredSplit(std::vector<TaskId>& first, std::vector<TaskId>& second, int32_t id,
+                     int32_t rep0, int32_t rep1, size_t target, size_t lo, size_t hi) {
+    std::vector<TaskId> tasks;
+    tasks.reserve(first.size() + second.size());
+    tasks.insert(tasks.end(), first.begin(), first.end());
+    tasks.insert(tasks.end(), second.begin(), second.end());
+    const idx_t n = static_cast<idx_t>(tasks.size());
+    const int64_t across = std::max<int64_t>(1, allocation_.HopsBetweenPositions(rep0, rep1));
+    for (idx_t i = 0; i < n; ++i) local_of_task_[tasks[i]] = i;
+    // Unscaled graph: inside edges, then each task's pull (> 0: towards rep1).
+    std::vector<idx_t> xadj(n + 1, 0), adj;
+    std::vector<int64_t> raw;
+    std::vector<int64_t> pull(n, 0);
+    bool pulled = false;
+    for (idx_t i = 0; i < n; ++i) {
+      graph_.ForEachNeighbor(tasks[i], [&](TaskId u, Bytes w) {
         if (set_of_task_[u] == id) {
-          if (side_[u] != side) cost += w * across;
+          adj.push_back(local_of_task_[u]);
+          raw.push_back(w * across);
         } else if (rep_of_task_[u] >= 0) {
-          cost += 2 * w * allocation_.HopsBetweenPositions(reps[side], rep_of_task_[u]);
+          pull[i] += w * (allocation_.HopsBetweenPositions(rep0, rep_of_task_[u]) -
+                          allocation_.HopsBetweenPositions(rep1, rep_of_task_[u]));
         }
       });
-      return cost;
-    };
-    auto total = [&]() {
-      HopBytes sum = 0;
-      for (TaskId t : part0) sum += cost_on(t, side_[t]);
-      for (TaskId t : part1) sum += cost_on(t, side_[t]);
-      return sum;
-    };
-    HopBytes current = total();
-    std::vector<std::pair<HopBytes, TaskId>> gains[2];
-    for (int pass = 0; pass < kPasses && current > 0; ++pass) {
-      for (int side = 0; side < 2; ++side) {
-        gains[side].clear();
-        for (TaskId t : side == 0 ? part0 : part1) {
-          const HopBytes gain = cost_on(t, side) - cost_on(t, 1 - side);
-          if (gain > 0 || across > 0) gains[side].push_back({-gain, t});
-        }
-        std::sort(gains[side].begin(), gains[side].end());
-      }
-      std::vector<std::pair<TaskId, TaskId>> swaps;
-      const size_t pairs = std::min(gains[0].size(), gains[1].size());
-      for (size_t i = 0; i < pairs; ++i) {
-        const TaskId a = gains[0][i].second, b = gains[1][i].second;
-        HopBytes together = 0;  // an edge a-b stays cut after the exchange
-        graph_.ForEachNeighbor(a, [&](TaskId u, Bytes w) {
-          if (u == b) together = 2 * w * across;
-        });
-        if (-gains[0][i].first - gains[1][i].first - 2 * together <= 0) break;
-        swaps.push_back({a, b});
-      }
-      if (swaps.empty()) break;
-      for (auto [a, b] : swaps) std::swap(side_[a], side_[b]);
-      const HopBytes after = total();
-      if (after >= current) {
-        for (auto [a, b] : swaps) std::swap(side_[a], side_[b]);
-        break;
-      }
-      current = after;
+      pulled = pulled || pull[i] != 0;
+      xadj[i + 1] = static_cast<idx_t>(adj.size());
     }
-    std::vector<TaskId> now0, now1;
-    now0.reserve(part0.size());
-    now1.reserve(part1.size());
-    for (const auto* part : {&part0, &part1}) {
-      for (TaskId t : *part) (side_[t] == 0 ? now0 : now1).push_back(t);
+    if (!pulled || n < 2) return false;
+    // Scale every weight into [1, cap] together; sums must fit METIS's idx_t.
+    int64_t max_w = 1;
+    for (int64_t w : raw) max_w = std::max(max_w, w);
+    for (int64_t p : pull) max_w = std::max(max_w, std::abs(p));
+    const int64_t entries = static_cast<int64_t>(raw.size()) + 2 * n;
+    const int64_t cap = std::max<int64_t>(
+        1, std::min<int64_t>(int64_t{1} << 20, (int64_t{1} << 30) / std::max<int64_t>(1, entries)));
+    auto scale = [&](int64_t w) {
+      return static_cast<idx_t>(
+          std::max<int64_t>(1, static_cast<int64_t>(static_cast<__int128>(w) * cap / max_w)));
+    };
+    // Anchors n (rep0's side) and n + 1; a task's edge goes to the anchor it pulls to.
+    std::vector<idx_t> axadj(n + 3, 0), aadj, awgt;
+    std::vector<idx_t> anchor_adj[2], anchor_wgt[2];
+    aadj.reserve(adj.size() + n);
+    awgt.reserve(adj.size() + n);
+    for (idx_t i = 0; i < n; ++i) {
+      for (idx_t e = xadj[i]; e < xadj[i + 1]; ++e) {
+        aadj.push_back(adj[e]);
+        awgt.push_back(scale(raw[e]));
+      }
+      if (pull[i] != 0) {
+        const int a = pull[i] > 0 ? 1 : 0;
+        aadj.push_back(n + a);
+        awgt.push_back(scale(std::abs(pull[i])));
+        anchor_adj[a].push_back(i);
+        anchor_wgt[a].push_back(awgt.back());
+      }
+      axadj[i + 1] = static_cast<idx_t>(aadj.size());
     }
-    part0 = std::move(now0);
-    part1 = std::move(now1);
+    for (int a = 0; a < 2; ++a) {
+      aadj.insert(aadj.end(), anchor_adj[a].begin(), anchor_adj[a].end());
+      awgt.insert(awgt.end(), anchor_wgt[a].begin(), anchor_wgt[a].end());
+      axadj[n + 1 + a] = static_cast<idx_t>(aadj.size());
+    }
+    std::vector<idx_t> vwgt(n + 2, 1);
+    vwgt[n] = vwgt[n + 1] = n;
+    idx_t nvtxs = n + 2, ncon = 1, nparts = 2, objval = 0;
+    real_t tpwgts[2] = {
+        static_cast<real_t>(n + static_cast<idx_t>(target)) / static_cast<real_t>(3 * n), 0};
+    tpwgts[1] = 1 - tpwgts[0];
+    idx_t metis_options[METIS_NOPTIONS];
+    std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
+    metis_options[METIS_OPTION_NCUTS] = n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
+    std::vector<idx_t> part(n + 2, 0);
+    {
+      const MetisCall metis_call;
+      if (METIS_PartGraphRecursive(&nvtxs, &ncon, axadj.data(), aadj.data(), vwgt.data(), nullptr,
+                                   awgt.data(), &nparts, tpwgts, nullptr, metis_options, &objval,
+                                   part.data()) != METIS_OK) {
+        return false;
+      }
+    }
+    if (part[n] == part[n + 1]) return false;
+    const idx_t side0 = part[n];
+    part.resize(n);
+    for (idx_t& p : part) p = p == side0 ? 0 : 1;
+    // Exact sizes with the inside edges only (their relative weights are the same).
+    std::vector<idx_t> wgt(raw.size());
+    for (size_t e = 0; e < raw.size(); ++e) wgt[e] = scale(raw[e]);
+    Rebalance(xadj, adj, wgt, lo, hi, part);
+    first.clear();
+    second.clear();
+    for (idx_t i = 0; i < n; ++i) (part[i] == 0 ? first : second).push_back(tasks[i]);
+    return true;
   }
 
   // A central member of a half: on a torus/mesh the member nearest the median of
@@ -298,11 +497,13 @@ class Bisector {
     OrderForSplit(allocation_, coords_, torus_ != nullptr ? nd_ : 0, positions);
   }
 
-  // Keeps `first_count` tasks in `tasks` and returns the others.
+  // Keeps about `first_count` tasks in `tasks` (METIS's target; any count in
+  // [lo, hi] is kept as METIS cut it) and returns the others.
   // `id`: the set's id (set_of_task_), which says which neighbours
   // are inside; local_of_task_ is only read for those, so sets split at the same
   // time never see each other's entries.
-  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, int32_t id, size_t first_count) {
+  std::vector<TaskId> SplitTasks(std::vector<TaskId>& tasks, int32_t id, size_t first_count,
+                                 size_t lo, size_t hi) {
     const idx_t n = static_cast<idx_t>(tasks.size());
     for (idx_t i = 0; i < n; ++i) local_of_task_[tasks[i]] = i;
     std::vector<idx_t> xadj(n + 1, 0), adj, wgt;
@@ -365,25 +566,27 @@ class Bisector {
       }
       for (size_t i = 0; i < first_count; ++i) part[order[i]] = 0;
     }
-    Rebalance(xadj, adj, wgt, first_count, part);
+    Rebalance(xadj, adj, wgt, lo, hi, part);
     std::vector<TaskId> first, second;
-    first.reserve(first_count);
-    second.reserve(tasks.size() - first_count);
+    first.reserve(hi);
+    second.reserve(tasks.size() - lo);
     for (idx_t i = 0; i < n; ++i) (part[i] == 0 ? first : second).push_back(tasks[i]);
     tasks = std::move(first);
     return second;
   }
 
-  // METIS balances within a tolerance; the halves need exact sizes. Moves the
-  // vertices whose move costs least (external minus internal weight, highest
-  // first, ties by index) out of the part that is too big.
+  // METIS balances within a tolerance; the halves must fit their slots: the first
+  // part's size must be in [lo, hi]. Moves the vertices whose move costs least
+  // (external minus internal weight, highest first, ties by index) out of the part
+  // that is too big, until the nearer bound.
   static void Rebalance(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj,
-                        const std::vector<idx_t>& wgt, size_t first_count,
+                        const std::vector<idx_t>& wgt, size_t lo, size_t hi,
                         std::vector<idx_t>& part) {
     const idx_t n = static_cast<idx_t>(part.size());
     size_t in_first = 0;
     for (idx_t p : part) in_first += (p == 0);
-    if (in_first == first_count) return;
+    if (in_first >= lo && in_first <= hi) return;
+    const size_t first_count = in_first > hi ? hi : lo;
     const idx_t from = in_first > first_count ? 0 : 1;
     const size_t excess = in_first > first_count ? in_first - first_count : first_count - in_first;
     std::vector<std::pair<int64_t, idx_t>> moves;  // (-gain, vertex)
@@ -415,7 +618,11 @@ class Bisector {
   // Id of the task's latest set (Label); written by the depth-first thread only.
   std::vector<int32_t> set_of_task_;
   int32_t next_id_ = 0;
-  std::vector<int8_t> side_;  // RefineCut's current side of each task of the set
+  // RefineCut's state for the tasks of the set it refines.
+  std::vector<int8_t> side_;
+  std::vector<HopBytes> gain_;
+  std::vector<uint8_t> moved_;
+  std::vector<uint32_t> version_;
 };
 
 }  // namespace

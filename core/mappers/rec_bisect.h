@@ -9,28 +9,35 @@ namespace hopmap {
 
 // Splits the allocated nodes in two halves (sizes ceil(m/2) and floor(m/2)): on a
 // torus/mesh across the longest dimension of their bounding box; elsewhere by the
-// farthest pair (a, b), sorting nodes by hops(a, x) - hops(b, x). The tasks go
-// first to the first half up to its slots (so fewer tasks than slots stay
-// compact), the rest to the second; METIS_PartGraphRecursive cuts the task graph
-// into parts of those sizes (target weights, a fixed METIS seed from the options),
-// exact sizes restored by moving the vertices that gain most. Recurses until a
-// half is one node. Graphs METIS refuses or cannot help with (no edges inside,
-// an error code) are cut in breadth-first order instead. Each part then goes to the
-// half nearer its outside neighbours (those already sent to other halves), and
-// pair exchanges refine the cut weighing hops to them. O(E log m) plus METIS.
-// Depth first; the second half's METIS cut runs on another thread while the first
-// half's subtree is worked through (orientation and cut refinement keep the
-// sequential order), so the mapping does not depend on the thread count. When the time
-// limit fires, the sets not yet split are laid on their nodes in the split order
-// (valid, coarser; the variant says so).
+// farthest pair (a, b), sorting nodes by hops(a, x) - hops(b, x). A task set that
+// fits the first half goes there whole (fewer tasks than slots stay compact);
+// otherwise METIS_PartGraphRecursive cuts it in proportion to the halves' slots
+// (target weights, a fixed METIS seed from the options), and any cut both halves
+// can hold is kept (sizes outside that are restored by moving the vertices that
+// gain most), so a job of identical pieces splits between pieces. Graphs METIS
+// refuses or cannot help with (no edges inside, an error code) are cut in
+// breadth-first order instead. Each part then goes to the half nearer its outside
+// neighbours (those already sent to other halves), and Fiduccia-Mattheyses passes
+// refine the cut weighing hops to them. A second METIS cut that sees the outside
+// (anchored_cut) replaces the first when it costs less. Recurses until a half is
+// one node. Depth first; the second half's first METIS cut runs on another thread
+// while the first half's subtree is worked through (everything else keeps the
+// sequential order), so the mapping does not depend on the thread count. When the
+// time limit fires, the sets not yet split are laid on their nodes in the split
+// order (valid, coarser; the variant says so).
 struct RecursiveBisectionOptions {
   // METIS_OPTION_NCUTS (best of that many bisections) for task sets up to
   // multi_cut_max_tasks; larger sets take one. Measured on 4096-task stencils onto
   // a 16x16x16 torus: 4 cuts lower hop-bytes by up to 23% for 2.7x the time.
   int metis_cuts = 4;
   int64_t multi_cut_max_tasks = 65536;
-  // Pair-exchange passes after each bisection (0: off).
+  // Fiduccia-Mattheyses passes after each bisection, weighing the hops to the
+  // set's placed outside neighbours (0: off).
   int refine_passes = 4;
+  // Also cut each set knowing its outside neighbours (anchor vertices in METIS) and
+  // keep that cut when it costs less. Serial: the ahead-of-time cut of the second
+  // half cannot know them.
+  bool anchored_cut = true;
   absl::Status Validate() const;
 };
 
