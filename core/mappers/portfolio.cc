@@ -13,6 +13,7 @@
 #include "core/mappers/placement.h"
 #include "core/mappers/position_graph.h"
 #include "core/mappers/random_stream.h"
+#include "core/mappers/rec_bisect.h"
 #include "core/mappers/refine.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/link_loads.h"
@@ -36,6 +37,10 @@ absl::Status PortfolioPlan::Validate() const {
   if (grasp_slot_limit < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: grasp_slot_limit must be >= 0, got ", grasp_slot_limit));
+  }
+  if (restarts < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: restarts must be >= 0, got ", restarts));
   }
   return absl::OkStatus();
 }
@@ -400,6 +405,26 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
         PerturbAndRefine(input.graph, input.allocation, book.best_slots(), rounds, work_budget,
                          input.options.seed, input.stop);
     book.Add(index++, "perturb+refine", std::move(improved), start);
+    for (int32_t restart = 1; restart <= plan_.restarts && num_tasks <= plan_.restart_max_tasks &&
+                              !input.stop.ShouldStop();
+         ++restart) {
+      const absl::Time restart_start = absl::Now();
+      MapperOptions options = input.options;
+      options.seed = RandomStream(input.options.seed, static_cast<uint64_t>(restart)).Next();
+      const MapInput restart_input{shared.graph, shared.allocation, options, shared.stop};
+      absl::StatusOr<MapOutput> out = RecursiveBisectionMapper().Map(restart_input);
+      if (!out.ok() || input.stop.ShouldStop()) break;
+      if (!near && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
+        near = PositionGraph::Build(input.allocation);
+      }
+      Placement placement(input.graph, input.allocation, std::move(out->slot_of_task));
+      RefinePlacement(placement, RefineOptions{}, input.stop, {}, near ? &*near : nullptr);
+      std::vector<SlotId> searched =
+          PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
+                           work_budget, options.seed, input.stop);
+      book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
+               std::move(searched), restart_start);
+    }
   }
 
   // Small problems: GRASP with robust tabu search from the best so far.
