@@ -16,10 +16,22 @@
 #include "core/mappers/position_graph.h"
 #include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
-#include "tbb/task_group.h"
 
 namespace hopmap {
 namespace {
+
+// METIS weights are idx_t and their sums must fit too: the largest weight of a
+// graph with `entries` adjacency entries may be at most this.
+int64_t MetisWeightCap(int64_t entries) {
+  return std::max<int64_t>(
+      1, std::min<int64_t>(int64_t{1} << 20, (int64_t{1} << 30) / std::max<int64_t>(1, entries)));
+}
+
+// `w` scaled so that `max_w` becomes `cap`, at least 1.
+idx_t ScaleToCap(int64_t w, int64_t max_w, int64_t cap) {
+  return static_cast<idx_t>(
+      std::max<int64_t>(1, static_cast<int64_t>(static_cast<__int128>(w) * cap / max_w)));
+}
 
 // Level by level, as Scotch's dual recursive bipartitioning: every set of a level
 // is cut before any set of the next level. METIS's plain cuts of a level run in
@@ -114,22 +126,15 @@ class Bisector {
     for (TaskId t : part.tasks) set_of_task_[t] = part.id;
   }
 
-  // METIS weights are 32-bit and their sums must fit too: scale the bytes into
-  // [1, cap] when they do not fit already.
+  // METIS weights: the bytes, scaled into [1, cap] when they do not fit already.
   void ScaleWeights() {
     const std::vector<Bytes>& w = graph_.adjwgt();
     Bytes max_w = 1;
     for (Bytes b : w) max_w = std::max(max_w, b);
-    const int64_t cap = std::max<int64_t>(
-        1, std::min<int64_t>(
-               int64_t{1} << 20,
-               (int64_t{1} << 30) / std::max<int64_t>(1, static_cast<int64_t>(w.size()))));
+    const int64_t cap = MetisWeightCap(static_cast<int64_t>(w.size()));
     scaled_.resize(w.size());
     for (size_t e = 0; e < w.size(); ++e) {
-      scaled_[e] = max_w <= cap
-                       ? static_cast<idx_t>(w[e])
-                       : static_cast<idx_t>(std::max<int64_t>(
-                             1, static_cast<int64_t>(static_cast<__int128>(w[e]) * cap / max_w)));
+      scaled_[e] = max_w <= cap ? static_cast<idx_t>(w[e]) : ScaleToCap(w[e], max_w, cap);
     }
   }
 
@@ -168,23 +173,24 @@ class Bisector {
     if (sizes.split) part.rest = SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
   }
 
-  // How many tasks the first half may take.
+  // The halves' slots, and how many tasks the first half may take.
   struct Sizes {
+    size_t first_capacity = 0, second_capacity = 0;
     bool split = false;  // false: the set fits the first half and goes whole
     size_t lo = 0, hi = 0, target = 0;
   };
   Sizes SizesOf(const Part& part) const {
     const size_t cores = static_cast<size_t>(allocation_.cores_per_node());
     const size_t n = part.tasks.size() + part.rest.size();
-    const size_t first_capacity = part.positions.size() * cores;
-    const size_t second_capacity = part.second.size() * cores;
+    Sizes sizes;
+    const size_t first_capacity = sizes.first_capacity = part.positions.size() * cores;
+    const size_t second_capacity = sizes.second_capacity = part.second.size() * cores;
     // A set that fits the first half goes there whole: fewer tasks than slots stay
     // compact. Otherwise the halves get shares of the tasks in proportion to their
     // slots, and the cut may land anywhere both halves can hold: filling the first
     // half to the brim would cut through the graph's natural pieces (16 copies of a
     // 1000-task job on 16 x 1024 slots must split 8000 / 8000, not 8192 / 7808).
-    if (n <= first_capacity) return {};
-    Sizes sizes;
+    if (n <= first_capacity) return sizes;
     sizes.split = true;
     sizes.lo = n - std::min(n, second_capacity);
     sizes.hi = first_capacity;
@@ -202,30 +208,27 @@ class Bisector {
     std::vector<TaskId>& tasks = part.tasks;
     std::vector<TaskId>& rest = part.rest;
     const int32_t first_rep = part.first_rep, second_rep = part.second_rep;
-    const size_t cores = static_cast<size_t>(allocation_.cores_per_node());
-    const size_t first_capacity = part.positions.size() * cores;
-    const size_t second_capacity = part.second.size() * cores;
+    const Sizes sizes = SizesOf(part);  // the same for either orientation
     // Which half each part goes to is free when sizes allow: pick the way that keeps
     // the edges leaving this task set shortest, judged by where their other ends
     // already are. Without this, recursive bisection orients every cut at random
     // and pays about one hop more per edge.
-    if (rest.size() <= first_capacity && tasks.size() <= second_capacity) {
+    if (rest.size() <= sizes.first_capacity && tasks.size() <= sizes.second_capacity) {
       const HopBytes keep =
           ExternalCost(tasks, part.id, first_rep) + ExternalCost(rest, part.id, second_rep);
       const HopBytes swap =
           ExternalCost(tasks, part.id, second_rep) + ExternalCost(rest, part.id, first_rep);
       if (swap < keep) std::swap(tasks, rest);
     }
-    const Sizes sizes = SizesOf(part);
     if (!sizes.split) return;
     if (options_.refine_passes > 0) {
       RefineCut(tasks, rest, part.id, first_rep, second_rep, sizes.lo, sizes.hi);
     }
     if (!options_.anchored_cut || tasks.size() + rest.size() < options_.anchored_min_tasks) return;
-    std::vector<TaskId> first = tasks, second;
-    first.insert(first.end(), rest.begin(), rest.end());
-    if (!AnchoredSplit(first, second, part.id, first_rep, second_rep, sizes.target, sizes.lo,
-                       sizes.hi)) {
+    std::vector<TaskId> all = tasks, first, second;
+    all.insert(all.end(), rest.begin(), rest.end());
+    if (!AnchoredSplit(all, part.id, first_rep, second_rep, sizes.target, sizes.lo, sizes.hi, first,
+                       second)) {
       return;
     }
     if (options_.refine_passes > 0) {
@@ -243,23 +246,16 @@ class Bisector {
   // side's representative to theirs. RefineCut lowers exactly this.
   HopBytes SplitCost(const std::vector<TaskId>& part0, const std::vector<TaskId>& part1, int32_t id,
                      int32_t rep0, int32_t rep1) {
-    const int64_t across = allocation_.HopsBetweenPositions(rep0, rep1);
     for (TaskId t : part0) side_[t] = 0;
     for (TaskId t : part1) side_[t] = 1;
-    HopBytes twice_cut = 0, outside = 0;
-    for (const auto* half : {&part0, &part1}) {
-      for (TaskId t : *half) {
-        const int32_t rep = side_[t] == 0 ? rep0 : rep1;
-        graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-          if (set_of_task_[u] == id) {
-            if (side_[u] != side_[t]) twice_cut += w;
-          } else if (rep_of_task_[u] >= 0) {
-            outside += w * allocation_.HopsBetweenPositions(rep, rep_of_task_[u]);
-          }
-        });
-      }
+    HopBytes cut = 0;  // each inside cut edge seen from its side-0 end
+    for (TaskId t : part0) {
+      graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+        if (set_of_task_[u] == id && side_[u] == 1) cut += w;
+      });
     }
-    return twice_cut / 2 * across + outside;
+    return cut * allocation_.HopsBetweenPositions(rep0, rep1) + ExternalCost(part0, id, rep0) +
+           ExternalCost(part1, id, rep1);
   }
 
   // Bytes x hops from `rep` to the representative of every neighbour of `part`
@@ -383,14 +379,11 @@ class Bisector {
   // half, each weighing as much as all the tasks (so METIS's balance keeps them
   // apart), joined to every task by the hop-bytes its outside edges save on that
   // anchor's side (the way Scotch weighs external gains into its bipartitions).
-  // Inside edges weigh bytes x hops(rep0, rep1). On success `first` gets the tasks
-  // on rep0's side (a count in [lo, hi], near `target`) and `second` the others.
-  bool AnchoredSplit(std::vector<TaskId>& first, std::vector<TaskId>& second, int32_t id,
-                     int32_t rep0, int32_t rep1, size_t target, size_t lo, size_t hi) {
-    std::vector<TaskId> tasks;
-    tasks.reserve(first.size() + second.size());
-    tasks.insert(tasks.end(), first.begin(), first.end());
-    tasks.insert(tasks.end(), second.begin(), second.end());
+  // Inside edges weigh bytes x hops(rep0, rep1). On success `first` gets the set's
+  // `tasks` on rep0's side (a count in [lo, hi], near `target`), `second` the others.
+  bool AnchoredSplit(const std::vector<TaskId>& tasks, int32_t id, int32_t rep0, int32_t rep1,
+                     size_t target, size_t lo, size_t hi, std::vector<TaskId>& first,
+                     std::vector<TaskId>& second) {
     const idx_t n = static_cast<idx_t>(tasks.size());
     const int64_t across = std::max<int64_t>(1, allocation_.HopsBetweenPositions(rep0, rep1));
     for (idx_t i = 0; i < n; ++i) local_of_task_[tasks[i]] = i;
@@ -417,13 +410,8 @@ class Bisector {
     int64_t max_w = 1;
     for (int64_t w : raw) max_w = std::max(max_w, w);
     for (int64_t p : pull) max_w = std::max(max_w, std::abs(p));
-    const int64_t entries = static_cast<int64_t>(raw.size()) + 2 * n;
-    const int64_t cap = std::max<int64_t>(
-        1, std::min<int64_t>(int64_t{1} << 20, (int64_t{1} << 30) / std::max<int64_t>(1, entries)));
-    auto scale = [&](int64_t w) {
-      return static_cast<idx_t>(
-          std::max<int64_t>(1, static_cast<int64_t>(static_cast<__int128>(w) * cap / max_w)));
-    };
+    const int64_t cap = MetisWeightCap(static_cast<int64_t>(raw.size()) + 2 * n);
+    auto scale = [&](int64_t w) { return ScaleToCap(w, max_w, cap); };
     // Anchors n (rep0's side) and n + 1; a task's edge goes to the anchor it pulls to.
     std::vector<idx_t> axadj(n + 3, 0), aadj, awgt;
     std::vector<idx_t> anchor_adj[2], anchor_wgt[2];

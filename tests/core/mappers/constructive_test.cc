@@ -254,6 +254,14 @@ TaskGraph StencilCopies(int copies) {
   return *std::move(b).Build();
 }
 
+// rec-bisect with `options` and a 30 s budget.
+absl::StatusOr<MapOutput> RunRecBisect(const RecursiveBisectionOptions& options,
+                                       const TaskGraph& graph, const Allocation& allocation) {
+  const MapperOptions mapper_options;
+  const StopCondition stop(absl::Now() + absl::Seconds(30));
+  return RecursiveBisectionMapper(options).Map({graph, allocation, mapper_options, stop});
+}
+
 TEST(RecursiveBisectionTest, CopiesOfAJobGetHalvesOfTheirOwn) {
   const TaskGraph g = StencilCopies(2);  // 54 tasks on 64 slots
   const Allocation a = *Allocation::WholeMachine(Torus({4, 4, 4}));
@@ -264,10 +272,7 @@ TEST(RecursiveBisectionTest, CopiesOfAJobGetHalvesOfTheirOwn) {
       options.anchored_cut = false;
       options.refine_passes = 0;
     }
-    const RecursiveBisectionMapper mapper(options);
-    MapperOptions mapper_options;
-    const StopCondition stop(absl::Now() + absl::Seconds(30));
-    auto out = mapper.Map({g, a, mapper_options, stop});
+    auto out = RunRecBisect(options, g, a);
     ASSERT_TRUE(out.ok()) << out.status();
     ASSERT_TRUE(ValidateMapping(a, g.num_tasks(), out->slot_of_task).ok());
     // Some dimension separates the copies: all of one copy below 2, the other above.
@@ -296,13 +301,10 @@ TEST(RecursiveBisectionTest, AnchoredCutLowersHopBytes) {
   HopBytes cost[2];
   for (bool anchored : {false, true}) {
     options.anchored_cut = anchored;
-    const RecursiveBisectionMapper mapper(options);
-    MapperOptions mapper_options;
-    const StopCondition stop(absl::Now() + absl::Seconds(30));
-    auto out = mapper.Map({g, a, mapper_options, stop});
+    auto out = RunRecBisect(options, g, a);
     ASSERT_TRUE(out.ok()) << out.status();
     ASSERT_TRUE(ValidateMapping(a, g.num_tasks(), out->slot_of_task).ok());
-    auto again = mapper.Map({g, a, mapper_options, stop});
+    auto again = RunRecBisect(options, g, a);
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(out->slot_of_task, again->slot_of_task);
     cost[anchored] = ComputeHopBytes(g, a, out->slot_of_task);
