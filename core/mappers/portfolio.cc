@@ -42,11 +42,23 @@ absl::Status PortfolioPlan::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: restarts must be >= 0, got ", restarts));
   }
+  if (!(anneal_share >= 0 && anneal_share < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: anneal_share must be in [0, 1), got ", anneal_share));
+  }
+  if (!(anneal_edges_per_second > 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: anneal_edges_per_second must be > 0, got ", anneal_edges_per_second));
+  }
+  if (absl::Status s = anneal.Validate(); !s.ok()) return s;
   return absl::OkStatus();
 }
 
 PortfolioPlan DefaultPortfolioPlan() {
   PortfolioPlan plan;
+  plan.anneal.chains = 1;
+  plan.anneal.moves_per_task = 2000;
+  plan.anneal.start_temperature = 0.15;
   // Cheap baselines first (a solve always has them), then the grid constructions
   // (they refuse unless the analyzer finds a near-neighbour grid), then the general
   // constructions of issue 4.
@@ -264,7 +276,58 @@ std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const st
   return book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start);
 }
 
+// Iterated local search from `start`, then restarts from rec-bisect with other seeds
+// while the budget lasts; each result goes to the book under the next index.
+void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapInput& shared,
+                    std::vector<SlotId> start_slots, const PositionGraph* near, CandidateBook& book,
+                    int32_t& index) {
+  const int64_t num_tasks = input.graph.num_tasks();
+  const absl::Time start = absl::Now();
+  // Rounds are bounded by a count of work (not the clock, so runs are
+  // reproducible): about half of the time limit at the ~3e7 edges scanned per second
+  // measured on the development machine.
+  const int64_t rounds =
+      input.options.iteration_limit > 0 ? input.options.iteration_limit : plan.perturbations;
+  const double work_budget = 0.5 * EffectiveTimeLimitSeconds(input.options, num_tasks) * 3e7;
+  std::vector<SlotId> improved =
+      PerturbAndRefine(input.graph, input.allocation, std::move(start_slots), rounds, work_budget,
+                       input.options.seed, input.stop);
+  book.Add(index++, "perturb+refine", std::move(improved), start);
+  for (int32_t restart = 1;
+       restart <= plan.restarts && num_tasks <= plan.restart_max_tasks && !input.stop.ShouldStop();
+       ++restart) {
+    const absl::Time restart_start = absl::Now();
+    MapperOptions options = input.options;
+    options.seed = RandomStream(input.options.seed, static_cast<uint64_t>(restart)).Next();
+    const MapInput restart_input{shared.graph, shared.allocation, options, input.stop};
+    absl::StatusOr<MapOutput> out = RecursiveBisectionMapper().Map(restart_input);
+    if (!out.ok() || input.stop.ShouldStop()) break;
+    Placement placement(input.graph, input.allocation, std::move(out->slot_of_task));
+    RefinePlacement(placement, RefineOptions{}, input.stop, {}, near);
+    std::vector<SlotId> searched =
+        PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
+                         work_budget, options.seed, input.stop);
+    book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
+             std::move(searched), restart_start);
+  }
+}
+
 }  // namespace
+
+int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_tasks) const {
+  const int64_t edges = input.graph.num_edges();
+  if (input.options.objective != Objective::kHopBytes || edges == 0 || plan_.anneal_share <= 0) {
+    return 0;
+  }
+  // The caller's iteration cap is the moves per task (as for the anneal mapper).
+  if (input.options.iteration_limit > 0) return input.options.iteration_limit;
+  // A move scans the edges of the two tasks exchanged: 2 x the mean degree = 4 E / n
+  // per move, so a chain's moves per task are share x budget x rate / (4 E).
+  const double moves = plan_.anneal_share * EffectiveTimeLimitSeconds(input.options, num_tasks) *
+                       plan_.anneal_edges_per_second / (4.0 * static_cast<double>(edges));
+  if (moves < static_cast<double>(plan_.anneal_min_moves_per_task)) return 0;
+  return std::min(plan_.anneal.moves_per_task, static_cast<int64_t>(moves));
+}
 
 absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
@@ -391,40 +454,37 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   }
   refines.wait();
 
-  // Larger problems: iterated local search from the best so far.
-  if (input.allocation.num_slots() > plan_.grasp_slot_limit && plan_.perturbations > 0 &&
-      !input.stop.ShouldStop() && input.graph.num_edges() > 0) {
-    const absl::Time start = absl::Now();
-    // Rounds are bounded by a count of work (not the clock, so runs are
-    // reproducible): about half of the time limit at the ~3e7 edges scanned per second
-    // measured on the development machine.
-    const int64_t rounds =
-        input.options.iteration_limit > 0 ? input.options.iteration_limit : plan_.perturbations;
-    const double work_budget = 0.5 * EffectiveTimeLimitSeconds(input.options, num_tasks) * 3e7;
-    std::vector<SlotId> improved =
-        PerturbAndRefine(input.graph, input.allocation, book.best_slots(), rounds, work_budget,
-                         input.options.seed, input.stop);
-    book.Add(index++, "perturb+refine", std::move(improved), start);
-    for (int32_t restart = 1; restart <= plan_.restarts && num_tasks <= plan_.restart_max_tasks &&
-                              !input.stop.ShouldStop();
-         ++restart) {
-      const absl::Time restart_start = absl::Now();
-      MapperOptions options = input.options;
-      options.seed = RandomStream(input.options.seed, static_cast<uint64_t>(restart)).Next();
-      const MapInput restart_input{shared.graph, shared.allocation, options, shared.stop};
-      absl::StatusOr<MapOutput> out = RecursiveBisectionMapper().Map(restart_input);
-      if (!out.ok() || input.stop.ShouldStop()) break;
-      if (!near && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
-        near = PositionGraph::Build(input.allocation);
-      }
-      Placement placement(input.graph, input.allocation, std::move(out->slot_of_task));
-      RefinePlacement(placement, RefineOptions{}, input.stop, {}, near ? &*near : nullptr);
-      std::vector<SlotId> searched =
-          PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
-                           work_budget, options.seed, input.stop);
-      book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
-               std::move(searched), restart_start);
+  // Larger problems: iterated local search and restarts from the best so far, and
+  // beside them (on another core: they are mostly sequential) simulated annealing
+  // from the same start.
+  const bool large = input.allocation.num_slots() > plan_.grasp_slot_limit;
+  if (large && !input.stop.ShouldStop() && input.graph.num_edges() > 0) {
+    if (!near && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
+      near = PositionGraph::Build(input.allocation);
     }
+    const std::vector<SlotId> start_slots = book.best_slots();
+    tbb::task_group beside;
+    const int64_t anneal_moves = AnnealMovesPerTask(input, num_tasks);
+    if (anneal_moves > 0) {
+      const int32_t at = index++;
+      beside.run([&, at, anneal_moves] {
+        const absl::Time start = absl::Now();
+        AnnealOptions options = plan_.anneal;
+        options.moves_per_task = anneal_moves;
+        AnnealStats stats;
+        std::vector<SlotId> annealed =
+            Anneal(input.graph, input.allocation, start_slots, options, input.options.seed,
+                   input.stop, near ? &*near : nullptr, &stats);
+        book.Add(at,
+                 absl::StrCat("anneal(", anneal_moves, " moves per task",
+                              stats.stopped_early ? ", stopped early" : "", ")"),
+                 std::move(annealed), start);
+      });
+    }
+    if (plan_.perturbations > 0) {
+      IteratedSearch(plan_, input, shared, start_slots, near ? &*near : nullptr, book, index);
+    }
+    beside.wait();
   }
 
   // Small problems: GRASP with robust tabu search from the best so far.

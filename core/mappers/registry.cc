@@ -1,4 +1,5 @@
 // RegisterBuiltinMappers: the one list of algorithms hopmap knows.
+#include "core/mappers/anneal.h"
 #include "core/mappers/axis_order.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/cart_greedy.h"
@@ -73,6 +74,10 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
   // Local search and metaheuristics for any graph (seeds 000 PAIRS and 001).
   add("refine", "pair-exchange local search (PAIRS) from a given mapping or the best fast start",
       [] { return std::unique_ptr<Mapper>(new RefineMapper()); });
+  add("anneal",
+      "simulated annealing over slot exchanges near each task's neighbours, from a given mapping "
+      "or the best fast start",
+      [] { return std::unique_ptr<Mapper>(new AnnealMapper()); });
   add("grasp", "GRASP (Li, Pardalos, Resende) + robust tabu search; sparse gains when large",
       [] { return std::unique_ptr<Mapper>(new GraspMapper()); });
   add("hybrid",

@@ -56,11 +56,16 @@ TEST(PortfolioTest, LargeFragmentedJobIsValidAndRepeatsItself) {
   const absl::StatusOr<MappingReport> first = SolveMapping(graph, allocation, "auto", options);
   ASSERT_TRUE(first.ok()) << first.status();
   ExpectValid(graph, allocation, *first);
-  // Refinement, the local search or a restart improve on the best construction
-  // here; with this budget every restart runs (they end on the iteration cap).
+  // Refinement, the local search, a restart or the annealing improve on the best
+  // construction here; with this budget every restart runs (they end on the
+  // iteration cap), and the annealing runs 20 moves per task.
   EXPECT_THAT(first->algorithm,
               ::testing::AnyOf(::testing::StartsWith("refine("), ::testing::Eq("perturb+refine"),
-                               ::testing::StartsWith("restart ")));
+                               ::testing::StartsWith("restart "),
+                               ::testing::Eq("anneal(20 moves per task)")));
+  EXPECT_THAT(first->candidates,
+              ::testing::Contains(::testing::Field(&Candidate::algorithm,
+                                                   ::testing::Eq("anneal(20 moves per task)"))));
   EXPECT_EQ(
       first->candidates.back().algorithm,
       absl::StrCat("restart ", DefaultPortfolioPlan().restarts, ": rec-bisect+refine+perturb"));
@@ -90,6 +95,7 @@ TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
   plan.constructions = {"random", "in-order", "round-robin"};
   plan.refine_best = 0;
   plan.perturbations = 0;
+  plan.anneal_share = 0;
   plan.grasp_slot_limit = 0;
   const PortfolioMapper mapper(&registry, plan);
   MapperOptions options;
