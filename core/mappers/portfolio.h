@@ -42,7 +42,8 @@ struct PortfolioPlan {
   // refinements are small), simulated annealing from the same start on another core.
   // Its moves per task are set from anneal_share of the budget at a nominal
   // anneal_edges_per_second (a count, not the clock, so a run the deadline does not
-  // cut repeats), capped by anneal.moves_per_task; below anneal_min_moves_per_task
+  // cut repeats), capped by anneal.moves_per_task x (budget / default budget, at
+  // least 1: short jobs keep their slack under load); below anneal_min_moves_per_task
   // it does not run. MapperOptions::iteration_limit, when set, is the moves per task
   // instead. Only for the hop-bytes objective. Measured on random geometric
   // graphs of 1,024-16,384 tasks (bench/README.md): 2-12% fewer hop-bytes than the
