@@ -168,6 +168,11 @@ TEST(DaemonTest, SixtyFourConcurrentClientsGetCorrectAnswers) {
       daemon.Start({"--max-concurrent", "2", "--max-queued", "128"}, TempPath("concurrent.log")))
       << daemon.error();
   // Different graphs per client; each answer is checked against a local solve.
+  // The searches end on the iteration cap, well before the time limit, so the
+  // answer is the same however loaded the machine is (with the default 1 s budget,
+  // 64 clients two at a time beside other tests may cut a search short).
+  constexpr int64_t kIterations = 200;
+  constexpr double kTimeLimit = 30;
   std::vector<TaskGraph> graphs;
   std::vector<HopBytes> expected;
   auto machine = *ParseMachineSpec("bgp-8x8x8");
@@ -176,6 +181,8 @@ TEST(DaemonTest, SixtyFourConcurrentClientsGetCorrectAnswers) {
     graphs.push_back(Stencil({16 + 8 * g, 16}));
     MapperOptions options;
     options.threads = 2;
+    options.iteration_limit = kIterations;
+    options.time_limit_seconds = kTimeLimit;
     expected.push_back(SolveMapping(graphs.back(), allocation, "auto", options)->hop_bytes);
   }
   std::atomic<int> correct{0};
@@ -191,7 +198,10 @@ TEST(DaemonTest, SixtyFourConcurrentClientsGetCorrectAnswers) {
         failures[c] = std::string(client.status().message());
         return;
       }
-      absl::StatusOr<MappingReport> r = (*client)->Map(Request("bgp-8x8x8", graphs[c % 4]));
+      v1::MapRequest request = Request("bgp-8x8x8", graphs[c % 4]);
+      request.set_iteration_limit(kIterations);
+      request.set_time_limit_seconds(kTimeLimit);
+      absl::StatusOr<MappingReport> r = (*client)->Map(request);
       if (!r.ok()) {
         failures[c] = std::string(r.status().message());
       } else if (r->hop_bytes != expected[c % 4] ||
