@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -115,7 +116,10 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
   Placement placement(graph, allocation, start);
   const MoveSource moves(placement, near);
   RandomStream random(seed, static_cast<uint64_t>(chain));
-  const int64_t total = options.moves_per_task * graph.num_tasks();
+  int64_t total = 0;  // saturates: --iterations may be any count
+  if (__builtin_mul_overflow(options.moves_per_task, int64_t{graph.num_tasks()}, &total)) {
+    total = std::numeric_limits<int64_t>::max();
+  }
   const double factor = std::pow(1.0 / options.cooling_ratio, 1.0 / static_cast<double>(total));
   double temperature = start_temperature;
 
