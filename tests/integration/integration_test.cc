@@ -97,11 +97,12 @@ TEST(DaemonTest, ServesHealthAndTheSameMappingAsLocal) {
               WithoutTimes(nlohmann::json::parse(remote.out)))
         << machine;
   }
-  // The other output formats too.
+  // The other output formats too (capped the same way).
   auto local_rf = RunHopmap("map --local --machine bgp-8x8x8 --graph " + graph +
-                            " --threads 2 --format rankfile -q");
-  auto remote_rf = RunHopmap("map --server " + daemon.address() + " --machine bgp-8x8x8 --graph " +
-                             graph + " --threads 2 --format rankfile -q");
+                            " --threads 2 --time-limit 120 --iterations 10 --format rankfile -q");
+  auto remote_rf =
+      RunHopmap("map --server " + daemon.address() + " --machine bgp-8x8x8 --graph " + graph +
+                " --threads 2 --time-limit 120 --iterations 10 --format rankfile -q");
   EXPECT_EQ(local_rf.out, remote_rf.out);
   EXPECT_EQ(daemon.Signal(SIGTERM), 0);
 }
