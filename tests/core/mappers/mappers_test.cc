@@ -165,6 +165,44 @@ TEST(SolveTest, AutoListsEveryCandidateAndKeepsTheBest) {
   EXPECT_LE(report->lower_bound.value, report->hop_bytes);
 }
 
+// Link loads walk every route, so a report skips them (and says so) when the
+// routes cross more links than kMaxReportRouteLinks; hop-bytes are still exact.
+// Two 10x10x10 cubes at opposite corners of a 100^3 torus, all 1000 x 1000 pairs
+// between them talking: at least 123 hops each way, 2.46e8 route links.
+TEST(SolveTest, ReportSkipsLinkLoadsAboveTheRouteLimit) {
+  auto torus = MakeTorus({100, 100, 100});
+  std::vector<NodeId> nodes;
+  for (int32_t corner : {0, 45}) {
+    for (int32_t z = corner; z < corner + 10; ++z) {
+      for (int32_t y = corner; y < corner + 10; ++y) {
+        for (int32_t x = corner; x < corner + 10; ++x) nodes.push_back(x + 100 * (y + 100 * z));
+      }
+    }
+  }
+  const Allocation alloc = *Allocation::Create(torus, nodes, 1);
+  auto bipartite = [](TaskId side) {
+    TaskGraphBuilder builder(2 * side);
+    for (TaskId u = 0; u < side; ++u) {
+      for (TaskId v = side; v < 2 * side; ++v) (void)builder.AddTraffic(u, v, 1);
+    }
+    return *std::move(builder).Build();
+  };
+  const TaskGraph far = bipartite(1000);
+  auto skipped = SolveMapping(far, alloc, "in-order", Options());
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  EXPECT_THAT(skipped->link_loads_skipped, HasSubstr("more than 200000000"));
+  EXPECT_FALSE(skipped->link_loads.available());
+  EXPECT_EQ(skipped->hop_bytes, ComputeHopBytes(far, alloc, skipped->slot_of_task));
+  EXPECT_GE(skipped->hop_bytes, int64_t{1000000} * 123);
+  // Fewer pairs on the same allocation: loads are computed.
+  const TaskGraph few = bipartite(100);
+  auto computed = SolveMapping(few, alloc, "in-order", Options());
+  ASSERT_TRUE(computed.ok()) << computed.status();
+  EXPECT_EQ(computed->link_loads_skipped, "");
+  EXPECT_TRUE(computed->link_loads.available());
+  EXPECT_GT(computed->link_loads.max_load, 0);
+}
+
 TEST(SolveTest, DeterministicAcrossRepeatedRuns) {
   TaskGraph g = Stencil2D(16, 16);
   // A fragmented allocation: every third node, in a scrambled order.
