@@ -1,5 +1,6 @@
 #include "core/graph/task_graph.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -50,6 +51,32 @@ TEST(TaskGraphTest, FromCsrValidates) {
   EXPECT_THAT(TaskGraph::FromCsr({0, 2, 3, 4}, {1, 1, 0, 0}, {1, 1, 1, 1}).status().message(),
               HasSubstr("twice"));
   EXPECT_THAT(TaskGraph::FromCsr({1, 2}, {0}, {1}).status().message(), HasSubstr("xadj[0]"));
+}
+
+// The symmetry check runs over blocks of rows in parallel; the error still names the
+// first bad edge in task order, whichever block finds its fault first. A ring of
+// 100,000 tasks with two asymmetric weights, far apart.
+TEST(TaskGraphTest, FromCsrNamesTheFirstAsymmetricEdge) {
+  constexpr TaskId n = 100000;
+  for (const TaskId first_bad : {TaskId{7}, TaskId{60000}}) {
+    std::vector<EdgeIndex> xadj(n + 1);
+    std::vector<TaskId> adjncy;
+    std::vector<Bytes> adjwgt;
+    for (TaskId u = 0; u < n; ++u) {
+      xadj[u] = static_cast<EdgeIndex>(adjncy.size());
+      for (const TaskId v : {(u + n - 1) % n, (u + 1) % n}) {
+        adjncy.push_back(v);
+        // u's edge to u + 1 weighs 9 at first_bad and at 90000; the reverse weighs 5.
+        adjwgt.push_back(v == (u + 1) % n && (u == first_bad || u == 90000) ? 9 : 5);
+      }
+    }
+    xadj[n] = static_cast<EdgeIndex>(adjncy.size());
+    const absl::StatusOr<TaskGraph> g = TaskGraph::FromCsr(xadj, adjncy, adjwgt);
+    ASSERT_FALSE(g.ok());
+    EXPECT_EQ(g.status().message(),
+              absl::StrCat("graph is not symmetric: edge ", first_bad, "-", first_bad + 1,
+                           " weighs 9 but ", first_bad + 1, "-", first_bad, " weighs 5"));
+  }
 }
 
 }  // namespace
