@@ -8,11 +8,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/mappers/baselines.h"
 #include "core/mappers/placement.h"
 #include "core/mappers/random_stream.h"
 #include "core/mappers/refine.h"
-#include "core/metrics/hop_bytes.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -147,23 +145,22 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
     if (placement.hop_bytes() < best) {
       best = placement.hop_bytes();
       journal.clear();
+      if (!best_is_journaled) placement.set_journal(&journal);
       best_is_journaled = true;
     } else if (best_is_journaled && journal.size() >= journal_limit) {
-      // Copy the best out: undo to it, copy, and replay.
+      // Copy the best out (undo to it, copy, replay); no journal until the next best.
       std::vector<Placement::Exchange> replay = journal;
       placement.Undo(journal);
       saved = placement.slot_of_task();
+      placement.set_journal(nullptr);
       for (const Placement::Exchange& e : replay) placement.SwapSlots(e.a, e.b, e.delta);
-      journal.clear();
       best_is_journaled = false;
-    } else if (!best_is_journaled) {
-      journal.clear();
     }
   }
   out.moves = move;
+  placement.set_journal(nullptr);
   if (best_is_journaled) {
     placement.Undo(journal);
-    placement.set_journal(nullptr);
     out.slots = std::move(placement).Release();
   } else {
     out.slots = std::move(saved);
@@ -216,23 +213,12 @@ absl::StatusOr<MapOutput> AnnealMapper::Map(const MapInput& input) const {
   AnnealOptions options = options_;
   if (input.options.iteration_limit > 0) options.moves_per_task = input.options.iteration_limit;
   if (absl::Status s = options.Validate(); !s.ok()) return s;
-  if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
-  if (absl::Status s = CheckHopBytesFit(input.graph, input.allocation); !s.ok()) return s;
-  std::string from = "initial";
-  std::vector<SlotId> start;
-  if (input.initial != nullptr) {
-    if (absl::Status s = ValidateMapping(input.allocation, input.graph.num_tasks(), *input.initial);
-        !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("anneal: the initial mapping is invalid: ", s.message()));
-    }
-    start = *input.initial;
-  } else {
-    start = RefineStartMapping(input.graph, input.allocation, &from);
-  }
+  std::string from;
+  absl::StatusOr<std::vector<SlotId>> start = LocalSearchStart(input, "anneal", &from);
+  if (!start.ok()) return start.status();
   AnnealStats stats;
   MapOutput out;
-  out.slot_of_task = Anneal(input.graph, input.allocation, start, options, input.options.seed,
+  out.slot_of_task = Anneal(input.graph, input.allocation, *start, options, input.options.seed,
                             input.stop, nullptr, &stats);
   out.variant = absl::StrCat("from ", from, ", ", stats.moves, " moves, ", stats.accepted,
                              " accepted", stats.stopped_early ? ", stopped early" : "");

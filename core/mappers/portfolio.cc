@@ -242,9 +242,6 @@ class CandidateBook {
 // Constructions refined after the best: those within this factor of its hop-bytes.
 constexpr double kRefineWithinFactor = 1.3;
 
-// Moves per task up to which auto's annealing keeps the plan's start temperature.
-constexpr double kAnnealReferenceMoves = 2000;
-
 // The part of the budget the constructions may use.
 constexpr double kConstructionShare = 0.7;
 
@@ -327,14 +324,14 @@ int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_t
   if (input.options.iteration_limit > 0) return input.options.iteration_limit;
   // A move scans the edges of the two tasks exchanged: 2 x the mean degree = 4 E / n
   // per move, so a chain's moves per task are share x budget x rate / (4 E).
-  const double moves = plan_.anneal_share * EffectiveTimeLimitSeconds(input.options, num_tasks) *
-                       plan_.anneal_edges_per_second / (4.0 * static_cast<double>(edges));
+  const double budget = EffectiveTimeLimitSeconds(input.options, num_tasks);
+  const double moves = plan_.anneal_share * budget * plan_.anneal_edges_per_second /
+                       (4.0 * static_cast<double>(edges));
   if (moves < static_cast<double>(plan_.anneal_min_moves_per_task)) return 0;
   // The cap grows with a budget above the default: the caller's budget buys more
   // annealing (rgg 4096 on 16^3: 0.83x Scotch after 50 s of it).
   const double cap = static_cast<double>(plan_.anneal.moves_per_task) *
-                     std::max(1.0, EffectiveTimeLimitSeconds(input.options, num_tasks) /
-                                       DefaultTimeLimitSeconds(num_tasks));
+                     std::max(1.0, budget / DefaultTimeLimitSeconds(num_tasks));
   return static_cast<int64_t>(std::min(cap, moves));
 }
 
@@ -480,12 +477,14 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
         const absl::Time start = absl::Now();
         AnnealOptions options = plan_.anneal;
         options.moves_per_task = anneal_moves;
-        // Longer runs start hotter. The plan's temperature suits the default budget's
-        // <= 2000 moves per task; with 11,305 (rgg 4096 on 16^3, --time-limit 30)
-        // 2.4x that did better (0.851 against 0.859 x Scotch), and 50,000-move runs
-        // did best at about 3x.
-        options.start_temperature *= std::clamp(
-            std::sqrt(static_cast<double>(anneal_moves) / kAnnealReferenceMoves), 1.0, 10.0 / 3);
+        // Longer runs start hotter. The plan's temperature suits runs up to its cap at
+        // the default budget (2000 moves per task); with 11,305 (rgg 4096 on 16^3,
+        // --time-limit 30) 2.4x that did better (0.854 against 0.859 x Scotch), and
+        // 50,000-move runs did best at about 3x.
+        options.start_temperature *=
+            std::clamp(std::sqrt(static_cast<double>(anneal_moves) /
+                                 static_cast<double>(plan_.anneal.moves_per_task)),
+                       1.0, 10.0 / 3);
         AnnealStats stats;
         std::vector<SlotId> annealed =
             Anneal(input.graph, input.allocation, start_slots, options, input.options.seed,

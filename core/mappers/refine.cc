@@ -338,23 +338,26 @@ std::vector<SlotId> RefineStartMapping(const TaskGraph& graph, const Allocation&
   return greedy_wins ? greedy : in_order;
 }
 
-absl::StatusOr<MapOutput> RefineMapper::Map(const MapInput& input) const {
-  if (absl::Status s = options_.Validate(); !s.ok()) return s;
+absl::StatusOr<std::vector<SlotId>> LocalSearchStart(const MapInput& input,
+                                                     absl::string_view mapper, std::string* from) {
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = CheckHopBytesFit(input.graph, input.allocation); !s.ok()) return s;
-  std::string from = "initial";
-  std::vector<SlotId> start;
-  if (input.initial != nullptr) {
-    if (absl::Status s = ValidateMapping(input.allocation, input.graph.num_tasks(), *input.initial);
-        !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("refine: the initial mapping is invalid: ", s.message()));
-    }
-    start = *input.initial;
-  } else {
-    start = RefineStartMapping(input.graph, input.allocation, &from);
+  if (input.initial == nullptr) return RefineStartMapping(input.graph, input.allocation, from);
+  if (absl::Status s = ValidateMapping(input.allocation, input.graph.num_tasks(), *input.initial);
+      !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(mapper, ": the initial mapping is invalid: ", s.message()));
   }
-  Placement placement(input.graph, input.allocation, std::move(start));
+  if (from != nullptr) *from = "initial";
+  return *input.initial;
+}
+
+absl::StatusOr<MapOutput> RefineMapper::Map(const MapInput& input) const {
+  if (absl::Status s = options_.Validate(); !s.ok()) return s;
+  std::string from;
+  absl::StatusOr<std::vector<SlotId>> start = LocalSearchStart(input, "refine", &from);
+  if (!start.ok()) return start.status();
+  Placement placement(input.graph, input.allocation, *std::move(start));
   RefineOptions options = options_;
   if (input.options.iteration_limit > 0) {
     options.max_passes =

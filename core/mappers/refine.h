@@ -6,9 +6,12 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/mappers/mapper.h"
 #include "core/mappers/placement.h"
 #include "core/mappers/position_graph.h"
@@ -90,6 +93,13 @@ std::vector<SlotId> GreedyBfsMapping(const TaskGraph& graph, const Allocation& a
 // in-order and GreedyBfsMapping (`from` names which).
 std::vector<SlotId> RefineStartMapping(const TaskGraph& graph, const Allocation& allocation,
                                        std::string* from = nullptr);
+
+// Where a local search mapper (refine, anneal) starts: input.initial when given
+// (an invalid one is refused, the message led by `mapper`), else
+// RefineStartMapping; `from` gets "initial" or RefineStartMapping's name. First
+// checks that the graph fits the allocation and its hop-bytes fit 64 bits.
+absl::StatusOr<std::vector<SlotId>> LocalSearchStart(const MapInput& input,
+                                                     absl::string_view mapper, std::string* from);
 
 // "refine": refines input.initial when given, else RefineStartMapping.
 // MapperOptions::iteration_limit caps the passes.
