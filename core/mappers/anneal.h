@@ -38,6 +38,9 @@ struct AnnealStats {
   int32_t best_chain = -1;
   HopBytes best_hop_bytes = 0;  // of the returned mapping
   bool stopped_early = false;   // the deadline or a cancel cut a chain
+  // A chain's schedule would have outlasted the deadline, so it cooled over fewer
+  // moves (the time left at its measured rate); `moves` counts what ran.
+  bool hurried = false;
 };
 
 // Anneals `start` (a valid mapping). An exchange moves a random task next to one

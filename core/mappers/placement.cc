@@ -31,14 +31,27 @@ HopBytes Placement::CostAt(TaskId task, SlotId slot, TaskId ignore) const {
   return CostAtPosition(task, allocation_->PositionOfSlot(slot), ignore);
 }
 
+HopBytes Placement::MoveDelta(TaskId task, int32_t from, int32_t to, TaskId ignore) const {
+  HopBytes delta = 0;
+  graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {
+    if (u == ignore) return;
+    const int32_t at = position_of_task_[u];
+    delta += w * (HopsBetweenPositions(to, at) - HopsBetweenPositions(from, at));
+  });
+  return delta;
+}
+
 HopBytes Placement::SwapDelta(SlotId a, SlotId b) const {
-  if (a == b) return 0;
+  const int32_t pa = allocation_->PositionOfSlot(a);
+  const int32_t pb = allocation_->PositionOfSlot(b);
+  // Cores of one node are 0 hops apart: exchanging them changes nothing.
+  if (pa == pb) return 0;
   const TaskId ta = task_of_slot_[a];
   const TaskId tb = task_of_slot_[b];
   // The edge between ta and tb (if any) keeps its length: hops are symmetric.
   HopBytes delta = 0;
-  if (ta != kNoTask) delta += CostAt(ta, b, tb) - CostAt(ta, a, tb);
-  if (tb != kNoTask) delta += CostAt(tb, a, ta) - CostAt(tb, b, ta);
+  if (ta != kNoTask) delta += MoveDelta(ta, pa, pb, tb);
+  if (tb != kNoTask) delta += MoveDelta(tb, pb, pa, ta);
   return delta;
 }
 

@@ -49,6 +49,10 @@ class Placement {
   // Sum of w(task, u) * hops(slot, slot of u) over task's neighbours u other than
   // `ignore`: what task's edges would cost if it sat on `slot`.
   [[nodiscard]] HopBytes CostAt(TaskId task, SlotId slot, TaskId ignore = kNoTask) const;
+  // What task's edges (other than to `ignore`) would cost more on position `to`
+  // than on `from`: one pass over its neighbours.
+  [[nodiscard]] HopBytes MoveDelta(TaskId task, int32_t from, int32_t to,
+                                   TaskId ignore = kNoTask) const;
   // Hop-bytes change if the occupants of slots a and b are exchanged (either may be
   // empty; a == b gives 0). Negative is an improvement.
   [[nodiscard]] HopBytes SwapDelta(SlotId a, SlotId b) const;

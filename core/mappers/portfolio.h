@@ -40,17 +40,22 @@ struct PortfolioPlan {
   int64_t restart_max_tasks = 65536;
   // Beside the iterated search and the restarts (which use one core: their
   // refinements are small), simulated annealing from the same start on another core.
-  // Its moves per task are set from anneal_share of the budget at a nominal
-  // anneal_edges_per_second (a count, not the clock, so a run the deadline does not
-  // cut repeats), capped by anneal.moves_per_task x (budget / default budget, at
-  // least 1: short jobs keep their slack under load); below anneal_min_moves_per_task
-  // it does not run. MapperOptions::iteration_limit, when set, is the moves per task
-  // instead. Only for the hop-bytes objective. Measured on random geometric
-  // graphs of 1,024-16,384 tasks (bench/README.md): 2-12% fewer hop-bytes than the
-  // best of the other searches; on replicated lulesh it seldom wins and costs < 0.5%.
+  // Its moves per task are set from anneal_share of the budget at a nominal rate of
+  // anneal_edge_rate / sqrt(tasks) edges scanned per second (a count, not the
+  // clock, so a run the deadline does not cut repeats). The rate falls with size as
+  // the chain's random reads leave the caches; measured on the 2-core reference
+  // machine with rgg (bench/README.md, "annealing rate"): 1.5e8 edges/s at 1,024
+  // tasks, 6.3e7 at 4,096, 3.7e7 at 16,384, 1.6e7 at 65,536, 8e6 at 262,144.
+  // Below anneal_min_moves_per_task it does not run. MapperOptions::iteration_limit,
+  // when set, is the moves per task instead. Only for the hop-bytes objective.
+  // Measured on random geometric graphs of 1,024-16,384 tasks (bench/README.md):
+  // 2-12% fewer hop-bytes than the best of the other searches; on replicated lulesh
+  // it seldom wins and costs < 0.5%.
   double anneal_share = 0.6;
-  double anneal_edges_per_second = 4e7;
+  double anneal_edge_rate = 4.2e9;
   int64_t anneal_min_moves_per_task = 50;
+  // The anneal options; runs of more than anneal.moves_per_task moves per task
+  // start hotter (x sqrt of the ratio, at most 3.3x).
   AnnealOptions anneal;
   absl::Status Validate() const;
 };

@@ -53,6 +53,7 @@ TEST(AnnealTest, LeavesRefinesLocalOptimumAndRepeatsOnAnyThreadCount) {
   EXPECT_EQ(stats.best_hop_bytes, hb);
   EXPECT_EQ(stats.moves, 2 * 500 * 1024);
   EXPECT_FALSE(stats.stopped_early);
+  EXPECT_FALSE(stats.hurried);
   std::vector<SlotId> two_threads;
   tbb::task_arena(2).execute(
       [&] { two_threads = Anneal(graph, allocation, start, options, 7, NoStop()); });
@@ -85,6 +86,27 @@ TEST(AnnealTest, HotChainReturnsTheBestItVisited) {
 }
 
 // A cancelled solve returns the start at once.
+// A schedule far longer than the deadline allows cools over the moves the time left
+// affords (at the measured rate), so the chain still ends cold and improves on refine;
+// cut at its start temperature it would return little better than its start.
+TEST(AnnealTest, CoolsFasterToMeetTheDeadline) {
+  const TaskGraph graph = Generate("random-geometric", {}, 1024);
+  const Allocation allocation = WholeTorus({8, 8, 16}, 1);
+  const std::vector<SlotId> start = RefinedStart(graph, allocation);
+  const HopBytes start_hb = ComputeHopBytes(graph, allocation, start);
+  AnnealOptions options;
+  options.chains = 1;
+  options.moves_per_task = 10'000'000;  // hours of moves
+  AnnealStats stats;
+  const std::vector<SlotId> annealed =
+      Anneal(graph, allocation, start, options, 3, StopCondition(absl::Now() + absl::Seconds(1)),
+             nullptr, &stats);
+  ExpectValidMapping(allocation, graph, annealed);
+  EXPECT_TRUE(stats.hurried);
+  EXPECT_LT(stats.moves, options.moves_per_task * 1024);
+  EXPECT_LT(ComputeHopBytes(graph, allocation, annealed), start_hb * 0.99) << "from " << start_hb;
+}
+
 TEST(AnnealTest, StopsWhenCancelled) {
   const TaskGraph graph = Generate("random-geometric", {}, 512);
   const Allocation allocation = WholeTorus({8, 8, 8}, 1);
