@@ -147,7 +147,7 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
       // A schedule the deadline would cut mid-way (a slow or loaded machine) cools
       // over the moves the time left allows instead, so the chain still ends cold.
       // A run that finishes in time never gets here: it stays a pure count.
-      if (move >= kHurryAfter) {
+      if (options.cool_to_deadline && move >= kHurryAfter) {
         const absl::Time now = absl::Now();
         const double elapsed = absl::ToDoubleSeconds(now - chain_start);
         const double rate = elapsed > 0 ? static_cast<double>(move) / elapsed : 0;

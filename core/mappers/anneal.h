@@ -29,6 +29,9 @@ struct AnnealOptions {
   double start_temperature = 0.5;
   // The temperature falls geometrically to start / cooling_ratio.
   double cooling_ratio = 1000;
+  // When the deadline would cut the schedule, cool over the moves the time left
+  // affords (at the chain's measured rate) instead, so the chain ends cold.
+  bool cool_to_deadline = true;
   absl::Status Validate() const;
 };
 

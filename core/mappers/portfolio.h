@@ -46,13 +46,18 @@ struct PortfolioPlan {
   // the chain's random reads leave the caches; measured on the 2-core reference
   // machine with rgg (bench/README.md, "annealing rate"): 1.5e8 edges/s at 1,024
   // tasks, 6.3e7 at 4,096, 3.7e7 at 16,384, 1.6e7 at 65,536, 8e6 at 262,144.
-  // Below anneal_min_moves_per_task it does not run. MapperOptions::iteration_limit,
-  // when set, is the moves per task instead. Only for the hop-bytes objective.
-  // Measured on random geometric graphs of 1,024-16,384 tasks (bench/README.md):
-  // 2-12% fewer hop-bytes than the best of the other searches; on replicated lulesh
-  // it seldom wins and costs < 0.5%.
+  // The rate is never taken below anneal_min_edge_rate (the flat rate of session 5):
+  // above ~11k tasks the true rate plans fewer moves than the deadline cuts a run at,
+  // and a run that ends cold in them did worse than one the deadline cuts warm
+  // (rgg 16384 on the fragmented allocation: 0.849-0.852 against 0.840-0.846 x
+  // Scotch, 3 runs each). Below anneal_min_moves_per_task it does not run.
+  // MapperOptions::iteration_limit, when set, is the moves per task instead. Only for the hop-bytes
+  // objective. Measured on random geometric graphs of 1,024-16,384 tasks (bench/README.md): 2-12%
+  // fewer hop-bytes than the best of the other searches; on replicated lulesh it seldom wins and
+  // costs < 0.5%.
   double anneal_share = 0.6;
   double anneal_edge_rate = 4.2e9;
+  double anneal_min_edge_rate = 4e7;
   int64_t anneal_min_moves_per_task = 50;
   // The anneal options; runs of more than anneal.moves_per_task moves per task
   // start hotter (x sqrt of the ratio, at most 3.3x).
