@@ -38,7 +38,7 @@ wall() {  # prints the wall seconds of the command
 
 echo "Annealing rate: hopmap anneal, 1 thread, from refine's mapping, random geometric graph on a whole 1-core torus. $(date +%F), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
-echo "| tasks | torus | edges | moves per task | s | moves/s per chain | edges/s | model $RATE / sqrt(n) |"
+echo "| tasks | torus | edges | moves per task | s | moves/s (1 thread) | edges/s | model $RATE / sqrt(n) |"
 echo "|---|---|---|---|---|---|---|---|"
 for n in $SIZES; do
   e=0
@@ -60,5 +60,5 @@ for n in $SIZES; do
   tm=$(wall "${run[@]}" --iterations "$moves")
   awk -v n="$n" -v m="$edges" -v k="$moves" -v a="$t1" -v b="$tm" -v r="$RATE" -v t="${x}x${y}x${z}" 'BEGIN {
     s = b - a; mv = 2 * (k - 1) * n / s
-    printf "| %d | %s | %d | %d | %.2f | %.2fM | %.3g | %.3g |\n", n, t, m, k, s, mv / 2 / 1e6, mv * 4 * m / n, r / sqrt(n) }'
+    printf "| %d | %s | %d | %d | %.2f | %.2fM | %.3g | %.3g |\n", n, t, m, k, s, mv / 1e6, mv * 4 * m / n, r / sqrt(n) }'
 done
