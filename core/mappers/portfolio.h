@@ -44,8 +44,9 @@ struct PortfolioPlan {
   // anneal_edge_rate / sqrt(tasks) edges scanned per second (a count, not the
   // clock, so a run the deadline does not cut repeats). The rate falls with size as
   // the chain's random reads leave the caches; measured on the 2-core reference
-  // machine with rgg (bench/README.md, "annealing rate"): 1.5e8 edges/s at 1,024
-  // tasks, 6.3e7 at 4,096, 3.7e7 at 16,384, 1.6e7 at 65,536, 8e6 at 262,144.
+  // machine with rgg (bench/anneal_rate.sh; bench/README.md, session 6): 1.6e8
+  // edges/s at 1,024 tasks, 6.4e7 at 4,096, 3.6e7 at 16,384, 2.2e7 at 65,536, 6.9e6
+  // at 262,144.
   // The rate is never taken below anneal_min_edge_rate (the flat rate of session 5):
   // above ~11k tasks the true rate plans fewer moves than the deadline cuts a run at,
   // and a run that ends cold in them did worse than one the deadline cuts warm
