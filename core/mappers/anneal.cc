@@ -105,6 +105,17 @@ struct ChainResult {
   bool hurried = false;
 };
 
+// Moves the chain can still make before the deadline at the rate it has kept since
+// `chain_start` (`move` moves), less 10% slack for the caller's final steps.
+int64_t AffordableMoves(int64_t move, absl::Time chain_start, const StopCondition& stop) {
+  const absl::Time now = absl::Now();
+  const double elapsed = absl::ToDoubleSeconds(now - chain_start);
+  if (elapsed <= 0) return std::numeric_limits<int64_t>::max();
+  const double affordable =
+      0.9 * static_cast<double>(move) / elapsed * absl::ToDoubleSeconds(stop.deadline() - now);
+  return affordable < 9e18 ? static_cast<int64_t>(affordable) : std::numeric_limits<int64_t>::max();
+}
+
 // One chain. The best state is kept without copying the mapping on every new best:
 // the exchanges since it are journaled and undone at the end; only when that
 // journal outgrows the task count is the best copied out (so at most one copy per
@@ -114,10 +125,8 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
                      double start_temperature, const AnnealOptions& options, uint64_t seed,
                      int32_t chain, const StopCondition& stop) {
   constexpr int64_t kClockEvery = 4096;  // moves between deadline checks
-  // The move rate is trusted after this many moves; a hurried schedule plans for
-  // this share of the time left (the rest is slack for the caller's final steps).
+  // The move rate is trusted after this many moves.
   constexpr int64_t kHurryAfter = 8 * kClockEvery;
-  constexpr double kHurryMargin = 0.9;
   Placement placement(graph, allocation, start);
   const MoveSource moves(placement, near);
   RandomStream random(seed, static_cast<uint64_t>(chain));
@@ -146,20 +155,13 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
       }
       // A schedule the deadline would cut mid-way (a slow or loaded machine) cools
       // over the moves the time left allows instead, so the chain still ends cold.
-      // A run that finishes in time never gets here: it stays a pure count.
+      // A run that finishes in time is never shortened: it stays a pure count.
       if (options.cool_to_deadline && move >= kHurryAfter) {
-        const absl::Time now = absl::Now();
-        const double elapsed = absl::ToDoubleSeconds(now - chain_start);
-        const double rate = elapsed > 0 ? static_cast<double>(move) / elapsed : 0;
-        const double affordable =
-            kHurryMargin * rate * absl::ToDoubleSeconds(stop.deadline() - now);
-        if (static_cast<double>(total - move) > affordable) {
-          const int64_t left = std::max<int64_t>(kClockEvery, static_cast<int64_t>(affordable));
-          if (move + left < total) {
-            total = move + left;
-            factor = std::pow(end_temperature / temperature, 1.0 / static_cast<double>(left));
-            out.hurried = true;
-          }
+        const int64_t left = std::max(kClockEvery, AffordableMoves(move, chain_start, stop));
+        if (move + left < total) {
+          total = move + left;
+          factor = std::pow(end_temperature / temperature, 1.0 / static_cast<double>(left));
+          out.hurried = true;
         }
       }
     }

@@ -47,7 +47,7 @@ struct PortfolioPlan {
   // machine with rgg (bench/anneal_rate.sh; bench/README.md, session 6): 1.6e8
   // edges/s at 1,024 tasks, 6.4e7 at 4,096, 3.6e7 at 16,384, 2.2e7 at 65,536, 6.9e6
   // at 262,144.
-  // The rate is never taken below anneal_min_edge_rate (the flat rate of session 5):
+  // The rate is never taken below anneal_min_edge_rate (the flat rate auto used before):
   // above ~11k tasks the true rate plans fewer moves than the deadline cuts a run at,
   // and a run that ends cold in them did worse than one the deadline cuts warm
   // (rgg 16384 on the fragmented allocation: 0.849-0.852 against 0.840-0.846 x
