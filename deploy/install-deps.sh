@@ -11,6 +11,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
+  # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
+  time
   clang-format
 )
 
