@@ -35,6 +35,10 @@ absl::Status PortfolioPlan::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: refine_best must be >= 0, got ", refine_best));
   }
+  if (!(refine_within >= 1) || !std::isfinite(refine_within)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: refine_within must be >= 1, got ", refine_within));
+  }
   if (grasp_slot_limit < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: grasp_slot_limit must be >= 0, got ", grasp_slot_limit));
@@ -248,9 +252,6 @@ class CandidateBook {
   std::vector<std::pair<int32_t, Candidate>> listed_;
 };
 
-// Constructions refined after the best: those within this factor of its hop-bytes.
-constexpr double kRefineWithinFactor = 1.3;
-
 // The part of the budget the constructions may use.
 constexpr double kConstructionShare = 0.7;
 
@@ -450,7 +451,7 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // A start far above the best seldom overtakes it after refinement (on 8192
   // random-geometric tasks, mahd at 2.2x the best refined to 1.5x) and costs the most.
   std::vector<std::pair<std::string, std::vector<SlotId>>> kept =
-      book.TakeKept(kRefineWithinFactor);
+      book.TakeKept(plan_.refine_within);
   std::optional<PositionGraph> near;
   if (!kept.empty() && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
     near = PositionGraph::Build(input.allocation);

@@ -144,6 +144,41 @@ TEST(PortfolioTest, AConstructionAtTheBoundStopsTheLaterOnes) {
   }
 }
 
+// Only the constructions within refine_within x the best hop-bytes are refined: a
+// refinement from a far worse start holds a core (and the searches after it) the
+// longest. The plan is invalid below 1.
+TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 1000;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  const MapperRegistry& registry = BuiltinMappers();
+  PortfolioPlan plan;
+  plan.constructions = {"in-order", "rec-bisect"};
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  MapperOptions options;
+  options.time_limit_seconds = 60;
+  auto names = [&](double refine_within) {
+    plan.refine_within = refine_within;
+    const PortfolioMapper mapper(&registry, plan);
+    const StopCondition stop(absl::Now() + absl::Seconds(60));
+    const absl::StatusOr<MapOutput> out =
+        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    std::vector<std::string> listed;
+    if (!out.ok()) return std::vector<std::string>{std::string(out.status().message())};
+    for (const Candidate& c : out->candidates) listed.push_back(c.algorithm);
+    return listed;
+  };
+  // In order, a random geometric graph crosses several times the hops rec-bisect's do.
+  EXPECT_THAT(names(1.1), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)"));
+  EXPECT_THAT(names(1e9), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)",
+                                                 "refine(in-order)"));
+  EXPECT_THAT(names(0.9),
+              ::testing::ElementsAre(::testing::HasSubstr("refine_within must be >= 1")));
+}
+
 // With the budget gone before it starts, auto still returns the first construction
 // and lists the others as not started.
 TEST(PortfolioTest, ExpiredBudgetStillReturnsTheFirstConstruction) {
