@@ -29,7 +29,7 @@ struct PortfolioPlan {
   // repair). Measured on rgg 65536 onto a 32x32x64 torus: gge at 1.21x rec-bisect
   // refined for 4.3 s of the 8 s budget to end 1.17x above refine(rec-bisect),
   // which left the annealing 1 s (0.879 x Scotch); at 1.1 only rec-bisect is
-  // refined, on both cores, in 1.5 s, and the annealing gets 3.8 s (0.855-0.859 x).
+  // refined, on both cores, in 1.5 s, and the annealing gets 3.8 s (0.855-0.863 x).
   double refine_within = 1.1;
   // Up to this many slots, GRASP with robust tabu search continues from the best.
   int64_t grasp_slot_limit = 512;
