@@ -27,10 +27,6 @@ HopBytes Placement::CostAtPosition(TaskId task, int32_t position, TaskId ignore)
   return cost;
 }
 
-HopBytes Placement::CostAt(TaskId task, SlotId slot, TaskId ignore) const {
-  return CostAtPosition(task, allocation_->PositionOfSlot(slot), ignore);
-}
-
 HopBytes Placement::MoveDelta(TaskId task, int32_t from, int32_t to, TaskId ignore) const {
   HopBytes delta = 0;
   graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {

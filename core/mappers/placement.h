@@ -43,12 +43,11 @@ class Placement {
   [[nodiscard]] int32_t HopsBetweenPositions(int32_t a, int32_t b) const {
     return allocation_->HopsBetweenPositions(a, b);
   }
-  // CostAt with the slot given by its position (every core of a node costs the same).
+  // Sum of w(task, u) * hops(position, position of u) over task's neighbours u other
+  // than `ignore`: what task's edges would cost if it sat on `position` (every core
+  // of a node costs the same).
   [[nodiscard]] HopBytes CostAtPosition(TaskId task, int32_t position,
                                         TaskId ignore = kNoTask) const;
-  // Sum of w(task, u) * hops(slot, slot of u) over task's neighbours u other than
-  // `ignore`: what task's edges would cost if it sat on `slot`.
-  [[nodiscard]] HopBytes CostAt(TaskId task, SlotId slot, TaskId ignore = kNoTask) const;
   // What task's edges (other than to `ignore`) would cost more on position `to`
   // than on `from`: one pass over its neighbours.
   [[nodiscard]] HopBytes MoveDelta(TaskId task, int32_t from, int32_t to,

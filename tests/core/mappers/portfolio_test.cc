@@ -33,6 +33,16 @@ void ExpectValid(const TaskGraph& graph, const Allocation& allocation,
   EXPECT_LE(report.lower_bound.value, report.hop_bytes);
 }
 
+// Runs `plan` on (graph, allocation) with a 60 s budget the tests' plans never reach.
+absl::StatusOr<MapOutput> RunPlan(const PortfolioPlan& plan, const TaskGraph& graph,
+                                  const Allocation& allocation) {
+  const PortfolioMapper mapper(&BuiltinMappers(), plan);
+  MapperOptions options;
+  options.time_limit_seconds = 60;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  return mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+}
+
 // 8,192 tasks of a random geometric graph on a fragmented allocation (every
 // other block of 4 nodes of a 32x16x16 torus) with 4 cores per node: the shape of
 // the large jobs, small enough for a unit test.
@@ -90,20 +100,14 @@ TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
   const TaskGraph graph = *GenerateGraph(gen);
   // Not at the lower bound: a ring laid row by row on a 4x4x4 torus has 2-hop edges.
   const Allocation allocation = *Allocation::WholeMachine(Torus({4, 4, 4}));
-  const MapperRegistry& registry = BuiltinMappers();
   PortfolioPlan plan;
   plan.constructions = {"random", "in-order", "round-robin"};
   plan.refine_best = 0;
   plan.perturbations = 0;
   plan.anneal_share = 0;
   plan.grasp_slot_limit = 0;
-  const PortfolioMapper mapper(&registry, plan);
-  MapperOptions options;
-  options.time_limit_seconds = 60;
-  const StopCondition stop(absl::Now() + absl::Seconds(60));
   for (int run = 0; run < 5; ++run) {
-    const absl::StatusOr<MapOutput> out =
-        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
     ASSERT_TRUE(out.ok()) << out.status();
     ASSERT_EQ(out->candidates.size(), 3u);
     EXPECT_EQ(out->candidates[0].algorithm, "random");
@@ -123,16 +127,10 @@ TEST(PortfolioTest, AConstructionAtTheBoundStopsTheLaterOnes) {
   gen.wrap = true;
   const TaskGraph graph = *GenerateGraph(gen);
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
-  const MapperRegistry& registry = BuiltinMappers();
   PortfolioPlan plan;
   plan.constructions = {"random", "in-order", "round-robin", "rec-bisect"};
-  const PortfolioMapper mapper(&registry, plan);
-  MapperOptions options;
-  options.time_limit_seconds = 60;
-  const StopCondition stop(absl::Now() + absl::Seconds(60));
   for (int run = 0; run < 3; ++run) {
-    const absl::StatusOr<MapOutput> out =
-        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
     ASSERT_TRUE(out.ok()) << out.status();
     EXPECT_EQ(out->winner, "in-order");  // the identity is optimal here
     ASSERT_TRUE(out->lower_bound.has_value());
@@ -153,19 +151,13 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
   gen.tasks = 1000;
   const TaskGraph graph = *GenerateGraph(gen);
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
-  const MapperRegistry& registry = BuiltinMappers();
   PortfolioPlan plan;
   plan.constructions = {"in-order", "rec-bisect"};
   plan.perturbations = 0;
   plan.anneal_share = 0;
-  MapperOptions options;
-  options.time_limit_seconds = 60;
   auto names = [&](double refine_within) {
     plan.refine_within = refine_within;
-    const PortfolioMapper mapper(&registry, plan);
-    const StopCondition stop(absl::Now() + absl::Seconds(60));
-    const absl::StatusOr<MapOutput> out =
-        mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
     std::vector<std::string> listed;
     if (!out.ok()) return std::vector<std::string>{std::string(out.status().message())};
     for (const Candidate& c : out->candidates) listed.push_back(c.algorithm);
