@@ -20,6 +20,7 @@ void AddAnalyzeCommand(CLI::App& root, Action& run);
 void AddMachinesCommand(CLI::App& root, Action& run);
 void AddAlgorithmsCommand(CLI::App& root, Action& run);
 void AddQapCommand(CLI::App& root, Action& run);
+void AddDrawCommand(CLI::App& root, Action& run);
 
 }  // namespace hopmap::cli
 

@@ -10,11 +10,13 @@
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
+#include "client/draw_command.h"
 #include "client/progress_bar.h"
 #include "client/remote.h"
 #include "core/io/mapping_writers.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
+#include "proto/convert/convert.h"
 
 namespace hopmap::cli {
 namespace {
@@ -31,7 +33,22 @@ struct MapFlags {
   std::string format = "json";
   std::string output;
   bool quiet = false;
+  std::string draw_output;  // --draw: a picture of the answer
+  DrawFlags draw;
 };
+
+// --draw: the picture of the answer, after the report is written.
+absl::Status DrawAnswer(const MapFlags& flags, const TaskGraph& graph, const Allocation& allocation,
+                        const MappingReport& report) {
+  absl::StatusOr<draw::DrawOptions> options = DrawOptionsFromFlags(flags.draw);
+  if (!options.ok()) return options.status();
+  draw::DrawJob job;
+  job.graph = &graph;
+  job.allocation = &allocation;
+  job.slot_of_task = report.slot_of_task;
+  job.job_name = JobName(flags.problem.graph);
+  return draw::DrawPicture(job, *options, flags.draw_output);
+}
 
 std::string Summary(const MappingReport& r) {
   return absl::StrFormat(
@@ -78,7 +95,9 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   absl::StatusOr<MappingReport> report =
       SolveMapping(problem->graph, allocation, flags.algorithm, options, BuiltinMappers(), control);
   if (!report.ok()) return report.status();
-  return WriteMapResult(flags, format, *report, &allocation);
+  if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
+  if (flags.draw_output.empty()) return absl::OkStatus();
+  return DrawAnswer(flags, problem->graph, allocation, *report);
 }
 
 // The daemon's registry decides which algorithms exist, so the name is not checked
@@ -92,7 +111,7 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   // The mapping formats need the machine's node names: built here, before the solve,
   // so a bad allocation fails fast with the same message as --local.
   std::optional<Allocation> allocation;
-  if (format != MappingFormat::kJson) {
+  if (format != MappingFormat::kJson || !flags.draw_output.empty()) {
     absl::StatusOr<Allocation> built = RemoteAllocation(flags.problem, *problem, **client);
     if (!built.ok()) return built.status();
     allocation.emplace(*std::move(built));
@@ -132,7 +151,14 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   }
   if (!report.ok()) return OneLine(report.status());
   problem->FixReport(*report);
-  return WriteMapResult(flags, format, *report, allocation ? &*allocation : nullptr);
+  if (absl::Status s = WriteMapResult(flags, format, *report, allocation ? &*allocation : nullptr);
+      !s.ok()) {
+    return s;
+  }
+  if (flags.draw_output.empty()) return absl::OkStatus();
+  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(problem->graph);
+  if (!graph.ok()) return graph.status();
+  return DrawAnswer(flags, *graph, *allocation, *report);
 }
 
 absl::Status RunMap(MapFlags& flags) {
@@ -150,6 +176,15 @@ absl::Status RunMap(MapFlags& flags) {
   if (!routing.ok()) return routing.status();
   options.routing = *routing;
   if (absl::Status s = options.Validate(); !s.ok()) return s;
+  if (!flags.draw_output.empty()) {  // fail before the solve, not after it
+    flags.draw.routing = flags.routing;
+    if (absl::StatusOr<draw::DrawOptions> d = DrawOptionsFromFlags(flags.draw); !d.ok()) {
+      return d.status();
+    }
+    if (absl::StatusOr<draw::FileFormat> f = draw::FileFormatOfPath(flags.draw_output); !f.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--draw ", f.status().message()));
+    }
+  }
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
   if (*mode == Mode::kLocal) return RunMapLocal(flags, *format, options);
@@ -197,6 +232,10 @@ void AddMapCommand(CLI::App& root, Action& run) {
   cmd->add_flag("--quiet,-q", flags->quiet,
                 "No summary on stderr (printed with formats other than json), and with "
                 "--server no progress bar (drawn when stderr is a terminal)");
+  cmd->add_option("--draw", flags->draw_output,
+                  "Also draw the answer to OUT.svg, OUT.png or OUT.pdf (see `hopmap draw`; "
+                  "--draw-what and the other --draw-* flags choose the picture)");
+  AddDrawOptionFlags(*cmd, flags->draw, "draw-");
   cmd->callback([flags, &run] { run = [flags] { return RunMap(*flags); }; });
 }
 

@@ -9,6 +9,11 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  # hopmap draw: Cairo writes SVG, PNG and PDF; DejaVu is the pictures' font.
+  libcairo2-dev fonts-dejavu-core
+  # hopmap draw's tests: libxml2 parses the SVG, pdfinfo reads the PDF, Chromium
+  # renders the SVG headless.
+  libxml2-dev poppler-utils chromium
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.

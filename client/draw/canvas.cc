@@ -1,0 +1,167 @@
+#include "client/draw/canvas.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
+namespace hopmap::draw {
+namespace {
+
+cairo_status_t WriteToFile(void* closure, const unsigned char* data, unsigned int length) {
+  FILE* file = static_cast<FILE*>(closure);
+  return std::fwrite(data, 1, length, file) == length ? CAIRO_STATUS_SUCCESS
+                                                      : CAIRO_STATUS_WRITE_ERROR;
+}
+
+}  // namespace
+
+absl::StatusOr<FileFormat> FileFormatOfPath(absl::string_view path) {
+  const size_t dot = path.rfind('.');
+  const size_t slash = path.rfind('/');
+  const std::string ext =
+      dot == absl::string_view::npos || (slash != absl::string_view::npos && dot < slash)
+          ? std::string()
+          : absl::AsciiStrToLower(path.substr(dot + 1));
+  if (ext == "svg") return FileFormat::kSvg;
+  if (ext == "png") return FileFormat::kPng;
+  if (ext == "pdf") return FileFormat::kPdf;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", path, "': the picture's format comes from its extension: .svg, .png or .pdf"));
+}
+
+absl::StatusOr<std::unique_ptr<Canvas>> Canvas::Open(const std::string& path, double width,
+                                                     double height) {
+  absl::StatusOr<FileFormat> format = FileFormatOfPath(path);
+  if (!format.ok()) return format.status();
+  std::unique_ptr<Canvas> canvas(new Canvas());
+  canvas->path_ = path;
+  canvas->format_ = *format;
+  canvas->width_ = width;
+  canvas->height_ = height;
+  std::string temp = path + ".tmpXXXXXX";
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
+  }
+  canvas->temp_path_ = temp;
+  // mkstemp makes the file 0600; the picture gets the permissions of any new file.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  canvas->file_ = fdopen(fd, "wb");
+  if (canvas->file_ == nullptr) {
+    close(fd);
+    return absl::InternalError(absl::StrCat("cannot write '", path, "': ", std::strerror(errno)));
+  }
+  switch (*format) {
+    case FileFormat::kSvg:
+      canvas->surface_ =
+          cairo_svg_surface_create_for_stream(WriteToFile, canvas->file_, width, height);
+      break;
+    case FileFormat::kPdf:
+      canvas->surface_ =
+          cairo_pdf_surface_create_for_stream(WriteToFile, canvas->file_, width, height);
+      break;
+    case FileFormat::kPng:
+      canvas->surface_ =
+          cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(std::ceil(width)),
+                                     static_cast<int>(std::ceil(height)));
+      break;
+  }
+  canvas->cr_ = cairo_create(canvas->surface_);
+  if (cairo_status(canvas->cr_) != CAIRO_STATUS_SUCCESS) {
+    return absl::InternalError(absl::StrCat(
+        "cannot draw '", path, "': ", cairo_status_to_string(cairo_status(canvas->cr_))));
+  }
+  canvas->FillRect(0, 0, width, height, {1, 1, 1});
+  return canvas;
+}
+
+Canvas::~Canvas() {
+  if (cr_ != nullptr) cairo_destroy(cr_);
+  if (surface_ != nullptr) cairo_surface_destroy(surface_);
+  if (file_ != nullptr) std::fclose(file_);
+  if (!finished_ && !temp_path_.empty()) std::remove(temp_path_.c_str());
+}
+
+void Canvas::FillRect(double x, double y, double w, double h, const Rgb& c) const {
+  SetColour(c);
+  cairo_rectangle(cr_, x, y, w, h);
+  cairo_fill(cr_);
+}
+
+void Canvas::StrokeRect(double x, double y, double w, double h, const Rgb& c, double line) const {
+  SetColour(c);
+  cairo_set_line_width(cr_, line);
+  cairo_rectangle(cr_, x, y, w, h);
+  cairo_stroke(cr_);
+}
+
+void Canvas::Line(double x1, double y1, double x2, double y2, const Rgb& c, double width) const {
+  SetColour(c);
+  cairo_set_line_width(cr_, width);
+  cairo_move_to(cr_, x1, y1);
+  cairo_line_to(cr_, x2, y2);
+  cairo_stroke(cr_);
+}
+
+void Canvas::SetFont(double size, bool bold) const {
+  cairo_select_font_face(cr_, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr_, size);
+}
+
+double Canvas::TextWidth(absl::string_view text, double size, bool bold) const {
+  SetFont(size, bold);
+  const std::string s(text);
+  cairo_text_extents_t extents;
+  cairo_text_extents(cr_, s.c_str(), &extents);
+  return extents.x_advance;
+}
+
+double Canvas::Text(double x, double y, absl::string_view text, double size, const Rgb& colour,
+                    Align align, bool bold) const {
+  const double w = TextWidth(text, size, bold);
+  if (align == Align::kCentre) x -= w / 2;
+  if (align == Align::kRight) x -= w;
+  SetColour(colour);
+  cairo_move_to(cr_, x, y);
+  const std::string s(text);
+  cairo_show_text(cr_, s.c_str());
+  return w;
+}
+
+absl::Status Canvas::Finish() {
+  const auto fail = [this](absl::string_view what) {
+    return absl::InternalError(absl::StrCat("cannot write '", path_, "': ", what));
+  };
+  cairo_status_t status = cairo_status(cr_);
+  cairo_destroy(cr_);
+  cr_ = nullptr;
+  if (status != CAIRO_STATUS_SUCCESS) return fail(cairo_status_to_string(status));
+  if (format_ == FileFormat::kPng) {
+    status = cairo_surface_write_to_png_stream(surface_, WriteToFile, file_);
+    if (status != CAIRO_STATUS_SUCCESS) return fail(cairo_status_to_string(status));
+  }
+  cairo_surface_finish(surface_);
+  status = cairo_surface_status(surface_);
+  if (status != CAIRO_STATUS_SUCCESS) return fail(cairo_status_to_string(status));
+  const bool write_error = std::ferror(file_) != 0;
+  const bool close_error = std::fclose(file_) != 0;
+  file_ = nullptr;
+  if (write_error || close_error) return fail(std::strerror(errno));
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) return fail(std::strerror(errno));
+  finished_ = true;
+  return absl::OkStatus();
+}
+
+}  // namespace hopmap::draw
