@@ -45,9 +45,13 @@ void DrawHopsChart(const Canvas& canvas, double x, double y, double w, double h,
   if (max_bytes <= 0) max_bytes = 1;
   // Legend row, then the plot area with room for both axes' labels.
   double lx = x;
-  for (const HopSeries& s : series) {
+  const double dash[] = {6, 3};  // the second series' curve is dashed
+  for (size_t si = 0; si < series.size(); ++si) {
+    const HopSeries& s = series[si];
     lx += Swatch(canvas, lx, y + 10, s.colour, absl::StrCat("bytes, ", s.name)) + 16;
+    if (si > 0) cairo_set_dash(canvas.cr(), dash, 2, 0);
     lx += LineSwatch(canvas, lx, y + 10, s.colour, absl::StrCat("cumulative share, ", s.name)) + 24;
+    cairo_set_dash(canvas.cr(), nullptr, 0, 0);
   }
   const double px = x + 72, py = y + 30, pw = w - 72 - 56, ph = h - 30 - 40;
   canvas.StrokeRect(px, py, pw, ph, kFrame, 1);
@@ -74,22 +78,20 @@ void DrawHopsChart(const Canvas& canvas, double x, double y, double w, double h,
   canvas.Text(0, 0, "bytes", 10, kText, Align::kCentre);
   cairo_restore(cr);
   const double bar = 0.8 * group / static_cast<double>(std::max<size_t>(series.size(), 1));
-  for (size_t si = 0; si < series.size(); ++si) {
+  for (size_t si = 0; si < series.size(); ++si) {  // every series' bars, then the curves
     const HopSeries& s = series[si];
-    double total = 0;
-    for (Bytes b : s.bytes_at_hops) total += static_cast<double>(b);
     for (size_t b = 0; b < bins && b < s.bytes_at_hops.size(); ++b) {
       const double bh = ph * static_cast<double>(s.bytes_at_hops[b]) / max_bytes;
       canvas.FillRect(px + b * group + 0.1 * group + si * bar, py + ph - bh, bar, bh, s.colour);
     }
+  }
+  for (size_t si = 0; si < series.size(); ++si) {
+    const HopSeries& s = series[si];
+    double total = 0;
+    for (Bytes b : s.bytes_at_hops) total += static_cast<double>(b);
     if (total <= 0) continue;
     double cumulative = 0;
-    canvas.SetColour(s.colour);
-    cairo_set_line_width(cr, 2);
-    if (si > 0) {
-      const double dash[] = {6, 3};
-      cairo_set_dash(cr, dash, 2, 0);
-    }
+    if (si > 0) cairo_set_dash(cr, dash, 2, 0);
     for (size_t b = 0; b < bins; ++b) {
       if (b < s.bytes_at_hops.size()) cumulative += static_cast<double>(s.bytes_at_hops[b]);
       const double cx = px + (b + 0.5) * group, cy = py + ph - ph * cumulative / total;
@@ -99,6 +101,12 @@ void DrawHopsChart(const Canvas& canvas, double x, double y, double w, double h,
         cairo_line_to(cr, cx, cy);
       }
     }
+    // A white casing keeps the curve visible where it crosses its own bars.
+    canvas.SetColour({1, 1, 1});
+    cairo_set_line_width(cr, 5);
+    cairo_stroke_preserve(cr);
+    canvas.SetColour(s.colour);
+    cairo_set_line_width(cr, 2);
     cairo_stroke(cr);
     cairo_set_dash(cr, nullptr, 0, 0);
   }
