@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # hopmap draw at scale (issue 20's target: 1M tasks draw in < 10 s, the file < 5 MB).
-# For each job: a mapping made once by a fast algorithm, then `hopmap eval` (the
+# For each job: a mapping made once by a fast algorithm (axis-order for the stencil,
+# round-robin for the random geometric graph, whose rcm takes minutes at 1M), then `hopmap eval` (the
 # peer: it reads the same graph and mapping and computes hop-bytes, link loads and
 # the lower bound) and `hopmap draw` for every picture, SVG and PNG. Prints wall
 # seconds and peak RSS of each whole process (reading the graph included), the
@@ -19,7 +20,7 @@ time_run() {
   local out=$1
   shift
   /usr/bin/time -f "%e %M" -o "$out" "$@" >/dev/null
-  awk '{printf "%s %.0f", $1, $2 / 1024}' "$out" >"$out.fmt"
+  awk '{printf "%s %.0f\n", $1, $2 / 1024}' "$out" >"$out.fmt"
 }
 
 printf "%-8s %-10s %-22s %-10s %-4s %7s %8s %9s %9s\n" tasks graph machine picture fmt wall_s peak_MB size_MB vs_eval
@@ -34,7 +35,7 @@ for n in "${SIZES[@]}"; do
   rgg=$DIR/rgg$n.mtx
   [[ -s $s3d ]] || "$HOPMAP" gen stencil3d-7 --dims "$d3" -o "$s3d"
   [[ -s $rgg ]] || "$HOPMAP" gen random-geometric --tasks "$n" -o "$rgg"
-  for job in "s3d $torus axis-order" "rgg $tree rcm" "rgg $df rcm"; do
+  for job in "s3d $torus axis-order" "rgg $tree round-robin" "rgg $df round-robin"; do
     read -r g machine algorithm <<<"$job"
     graph=$DIR/$g$n.mtx
     perm=$DIR/$g$n.${machine%%:*}.perm

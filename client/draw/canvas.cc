@@ -87,6 +87,7 @@ absl::StatusOr<std::unique_ptr<Canvas>> Canvas::Open(const std::string& path, do
 }
 
 Canvas::~Canvas() {
+  if (borrowed_) return;
   if (cr_ != nullptr) cairo_destroy(cr_);
   if (surface_ != nullptr) cairo_surface_destroy(surface_);
   if (file_ != nullptr) std::fclose(file_);
@@ -138,6 +139,31 @@ double Canvas::Text(double x, double y, absl::string_view text, double size, con
   const std::string s(text);
   cairo_show_text(cr_, s.c_str());
   return w;
+}
+
+void DrawAsRaster(const Canvas& page, double x, double y, double w, double h,
+                  const std::function<void(const Canvas&)>& draw) {
+  constexpr double kPixelsPerUnit = 2;
+  const int pw = static_cast<int>(std::ceil(w * kPixelsPerUnit)) + 2;
+  const int ph = static_cast<int>(std::ceil(h * kPixelsPerUnit)) + 2;
+  cairo_surface_t* image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+  cairo_t* layer = cairo_create(image);
+  cairo_scale(layer, kPixelsPerUnit, kPixelsPerUnit);
+  cairo_translate(layer, -x, -y);
+  {
+    const Canvas canvas(layer, page.width(), page.height());
+    draw(canvas);
+  }
+  cairo_destroy(layer);
+  cairo_surface_flush(image);
+  cairo_t* cr = page.cr();
+  cairo_save(cr);
+  cairo_translate(cr, x, y);
+  cairo_scale(cr, 1 / kPixelsPerUnit, 1 / kPixelsPerUnit);
+  cairo_set_source_surface(cr, image, 0, 0);
+  cairo_paint(cr);
+  cairo_restore(cr);
+  cairo_surface_destroy(image);
 }
 
 absl::Status Canvas::Finish() {

@@ -6,6 +6,7 @@
 #include <cairo.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -31,6 +32,9 @@ class Canvas {
   // the path and the system's reason when the file cannot be created.
   static absl::StatusOr<std::unique_ptr<Canvas>> Open(const std::string& path, double width,
                                                       double height);
+  // Draws into an existing Cairo context it does not own (a raster layer).
+  explicit Canvas(cairo_t* cr, double width, double height)
+      : cr_(cr), width_(width), height_(height), borrowed_(true) {}
   ~Canvas();
   Canvas(const Canvas&) = delete;
   Canvas& operator=(const Canvas&) = delete;
@@ -63,7 +67,15 @@ class Canvas {
   cairo_t* cr_ = nullptr;
   double width_ = 0, height_ = 0;
   bool finished_ = false;
+  bool borrowed_ = false;
 };
+
+// Calls `draw` on a raster layer covering the page box (x, y, w, h) at 2 pixels
+// per page unit, with the page's coordinates, and paints the layer onto the page.
+// A layer of many thousand marks then costs an image in an SVG or PDF file,
+// not a path per mark (the 5 MB bound on pictures of large jobs).
+void DrawAsRaster(const Canvas& page, double x, double y, double w, double h,
+                  const std::function<void(const Canvas&)>& draw);
 
 }  // namespace hopmap::draw
 

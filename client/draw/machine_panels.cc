@@ -9,6 +9,9 @@ namespace {
 
 // Frame labels are drawn where they fit and are not too many to read.
 constexpr size_t kMaxLabelledFrames = 400;
+// Above this many marks (a cell is up to three: ground, fill, halves) a link
+// panel's cells are one raster layer.
+constexpr size_t kMaxVectorMarks = 8000;
 
 void DrawFrames(const Canvas& canvas, const MachineLayout& layout, const View& view) {
   std::vector<size_t> per_depth;
@@ -127,7 +130,10 @@ LinkMarkLoads CollectLinkMarks(const MachineLayout& layout,
   return out;
 }
 
-void DrawLinkPanel(const Canvas& canvas, const MachineLayout& layout, const View& view,
+namespace {
+
+// The cells and their link marks (everything but frames and bars).
+void DrawLinkCells(const Canvas& canvas, const MachineLayout& layout, const View& view,
                    const std::vector<bool>& cell_allocated, const LinkMarkLoads& loads,
                    double scale_max) {
   for (size_t i = 0; i < layout.cells.size(); ++i) {
@@ -153,6 +159,21 @@ void DrawLinkPanel(const Canvas& canvas, const MachineLayout& layout, const View
   for (const LinkMarkLoads::Segment& s : loads.segments) {
     canvas.Line(view.X(s.mark.x1), view.Y(s.mark.y1), view.X(s.mark.x2), view.Y(s.mark.y2),
                 LoadColour(s.load, scale_max), line);
+  }
+}
+
+}  // namespace
+
+void DrawLinkPanel(const Canvas& canvas, const MachineLayout& layout, const View& view,
+                   const std::vector<bool>& cell_allocated, const LinkMarkLoads& loads,
+                   double scale_max) {
+  if (3 * layout.cells.size() + loads.segments.size() > kMaxVectorMarks) {
+    DrawAsRaster(canvas, view.X(0) - 4, view.Y(0) - 4, layout.width * view.scale + 8,
+                 layout.height * view.scale + 8, [&](const Canvas& layer) {
+                   DrawLinkCells(layer, layout, view, cell_allocated, loads, scale_max);
+                 });
+  } else {
+    DrawLinkCells(canvas, layout, view, cell_allocated, loads, scale_max);
   }
   DrawFrames(canvas, layout, view);
   for (size_t i = 0; i < layout.frames.size(); ++i) {

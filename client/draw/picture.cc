@@ -172,8 +172,10 @@ std::optional<TaskGrid> FindTaskGrid(const Context& ctx) {
   return out;
 }
 
-void DrawTaskGrid(const Canvas& canvas, const Context& ctx, const TaskGrid& tg, const View& view,
-                  const Mapped& m) {
+// The grid's cells and node boundaries (up to 2 x max_cells cells and twice as many
+// lines) as one raster layer; its title as text.
+void DrawTaskGridCells(const Canvas& canvas, const Context& ctx, const TaskGrid& tg,
+                       const View& view, const Mapped& m) {
   const Allocation& a = *ctx.job.allocation;
   const double last = std::max(1, a.num_nodes() - 1);
   std::vector<int32_t> first_task(tg.layout.cells.size(), -1);
@@ -217,8 +219,15 @@ void DrawTaskGrid(const Canvas& canvas, const Context& ctx, const TaskGrid& tg, 
       }
     }
   }
+}
+
+void DrawTaskGrid(const Canvas& canvas, const Context& ctx, const TaskGrid& tg, const View& view,
+                  const Mapped& m) {
+  DrawAsRaster(canvas, view.X(0) - 2, view.Y(0) - 2, tg.layout.width * view.scale + 4,
+               tg.layout.height * view.scale + 4,
+               [&](const Canvas& layer) { DrawTaskGridCells(layer, ctx, tg, view, m); });
   std::vector<std::string> sizes;
-  for (int32_t d : dims) sizes.push_back(absl::StrCat(d));
+  for (int32_t d : tg.grid->dims()) sizes.push_back(absl::StrCat(d));
   canvas.Text(view.X(0), view.Y(0) - 22,
               absl::StrCat("task grid (", tg.pattern.kind, ", ", absl::StrJoin(sizes, "x"),
                            "): each task coloured as its node"),
