@@ -245,7 +245,8 @@ double PlacementLegend(const Canvas& canvas, const Context& ctx, double y, int d
   const HopClasses classes(ctx.job.allocation->machine().max_hops());
   x = kMargin +
       canvas.Text(kMargin, y,
-                  absl::StrCat("the ", drawn_edges, " heaviest messages between nodes, by hops:"),
+                  absl::StrCat("the ", drawn_edges, " heaviest messages between ",
+                               ctx.layout.aggregated ? "cells" : "nodes", ", by hops:"),
                   10) +
       10;
   for (int c = 0; c < classes.size(); ++c) {
