@@ -180,7 +180,7 @@ void DrawLinkPanel(const Canvas& canvas, const MachineLayout& layout, const View
     const Rect& r = layout.frames[i].rect;
     const double x = view.X(r.x), w = r.w * view.scale;
     const double bar = std::clamp(r.h * view.scale * 0.06, 2.5, 7.0);
-    const double y = view.Y(r.y) - bar / 2;
+    const double y = view.Y(r.y) + 0.5;  // inside the box, clear of its label above
     if (loads.bar_full[i] >= 0)
       canvas.FillRect(x, y, w, bar, LoadColour(loads.bar_full[i], scale_max));
     if (loads.bar_left[i] >= 0)
