@@ -158,6 +158,9 @@ struct Case {
   std::shared_ptr<const Machine> (*machine)();
 };
 
+// gtest prints the parameter with the test's name: the machine's name, not its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class PictureTest : public ::testing::TestWithParam<std::tuple<Case, What>> {};
 
 TEST_P(PictureTest, WritesSvgPngAndPdf) {
