@@ -448,7 +448,11 @@ absl::StatusOr<MapOutput> ExactMapper::Map(const MapInput& input) const {
     out.variant = "proven";
     return out;
   }
-  auto [incumbent_cost, incumbent] = Incumbent(input, options_);
+  // Not a structured binding: the lambdas below capture the cost, which clang
+  // before 16 refuses for bindings (the fuzz build compiles with clang 14).
+  auto incumbent_pair = Incumbent(input, options_);
+  const HopBytes incumbent_cost = incumbent_pair.first;
+  auto& incumbent = incumbent_pair.second;
 
   const Problem problem = BuildProblem(graph, allocation);
   std::atomic<HopBytes> shared_best{kNoCost};

@@ -457,14 +457,16 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     near = PositionGraph::Build(input.allocation);
   }
   tbb::task_group refines;
-  for (auto& [name, slots] : kept) {
+  // An element, not a structured binding: clang before 16 cannot capture bindings.
+  for (auto& candidate : kept) {
     const int32_t at = index++;
     refines.run([&, at] {
       if (input.stop.ShouldStop()) return;
       const absl::Time start = absl::Now();
-      Placement placement(input.graph, input.allocation, std::move(slots));
+      Placement placement(input.graph, input.allocation, std::move(candidate.second));
       RefinePlacement(placement, RefineOptions{}, input.stop, {}, near ? &*near : nullptr);
-      book.Add(at, absl::StrCat("refine(", name, ")"), std::move(placement).Release(), start);
+      book.Add(at, absl::StrCat("refine(", candidate.first, ")"), std::move(placement).Release(),
+               start);
     });
   }
   refines.wait();

@@ -3,6 +3,7 @@
 // accepting, gives in-flight solves --grace seconds and cancels what is left.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cmath>
@@ -45,6 +46,9 @@ struct DaemonFlags {
   std::string tls_cert;
   std::string tls_key;
   double grace_seconds = 10.0;
+  // Permissions of unix: sockets, in octal: 600 (owner only) or 660 (and the
+  // daemon's group, e.g. for a Slurm prolog running as another user).
+  std::string unix_socket_mode = "600";
   ServiceOptions service;
 };
 
@@ -125,6 +129,11 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
     Say(absl::StrCat("--grace must be a number of seconds >= 0, got ", flags.grace_seconds));
     return 1;
   }
+  if (flags.unix_socket_mode != "600" && flags.unix_socket_mode != "660") {
+    Say(absl::StrCat("--unix-socket-mode must be 600 (owner only) or 660 (owner and group), got '",
+                     flags.unix_socket_mode, "'"));
+    return 1;
+  }
   if (flags.tls_cert.empty() != flags.tls_key.empty()) {
     Say("--tls-cert and --tls-key go together: give both or neither");
     return 1;
@@ -184,7 +193,12 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
     absl::MutexLock lock(&grpc_log_mu);
     grpc_log_capturing = true;
   }
+  // Unix sockets are created owner-only (srw-------) or, with --unix-socket-mode
+  // 660, owner and group: the socket's permissions are its only guard. gRPC binds
+  // with the process umask; it is set for the bind and restored after.
+  const mode_t old_umask = umask(flags.unix_socket_mode == "660" ? 0117 : 0177);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  umask(old_umask);
   {
     absl::MutexLock lock(&grpc_log_mu);
     grpc_log_capturing = false;
@@ -295,6 +309,10 @@ int main(int argc, char** argv) {
                  "Every call needs metadata 'authorization: Bearer T' (env HOPMAP_TOKEN)");
   app.add_option("--admin-token", o.admin_token,
                  "PutMachine/DeleteMachine need this token (env HOPMAP_ADMIN_TOKEN)");
+  app.add_option("--unix-socket-mode", flags.unix_socket_mode,
+                 "Permissions of unix: sockets: 600 (only the daemon's user may connect) or "
+                 "660 (and its group)")
+      ->capture_default_str();
   app.add_option("--grace", flags.grace_seconds,
                  "Seconds in-flight solves get to finish after SIGTERM/SIGINT before they "
                  "are cancelled");

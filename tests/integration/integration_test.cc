@@ -1,5 +1,6 @@
 // hopmapd end to end: a real daemon process on a free loopback port, real clients.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <atomic>
@@ -329,6 +330,45 @@ TEST(DaemonTest, SigtermExitsCleanlyAndBadFlagsFail) {
   DaemonProcess bad;
   EXPECT_FALSE(bad.Start({"--max-concurrent", "0"}, TempPath("badflag.log")));
   EXPECT_THAT(::hopmap::testing::ReadFile(TempPath("badflag.log")), HasSubstr("--max-concurrent"));
+}
+
+TEST(DaemonTest, UnixSocketIsOwnerOnly) {
+  // The socket's permissions are its only guard: nobody but the daemon's user
+  // (and root) may connect, whatever the umask the daemon was started with.
+  const std::string socket = TempPath("owner-only.sock");
+  std::remove(socket.c_str());
+  const mode_t old_umask = umask(0);  // the most permissive start
+  DaemonProcess daemon;
+  const bool started = daemon.Start({"--listen", "unix:" + socket}, TempPath("unix.log"));
+  umask(old_umask);
+  ASSERT_TRUE(started) << daemon.error();
+  struct stat st;
+  ASSERT_EQ(stat(socket.c_str(), &st), 0) << socket;
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u) << std::oct << (st.st_mode & 0777);
+  auto client = ConnectTo(daemon);  // TCP still answers; the socket is the owner's
+  ConnectOptions options;
+  options.address = "unix:" + socket;
+  options.connect_timeout_seconds = 30;
+  absl::StatusOr<std::unique_ptr<HopmapClient>> over_socket = HopmapClient::Connect(options);
+  ASSERT_TRUE(over_socket.ok()) << over_socket.status();
+  absl::StatusOr<bool> serving = (*over_socket)->Health();
+  ASSERT_TRUE(serving.ok()) << serving.status();
+  EXPECT_TRUE(*serving);
+
+  // 660 lets the daemon's group in too (a Slurm prolog's user); nothing else is taken.
+  const std::string group_socket = TempPath("group.sock");
+  std::remove(group_socket.c_str());
+  DaemonProcess group_daemon;
+  ASSERT_TRUE(group_daemon.Start({"--listen", "unix:" + group_socket, "--unix-socket-mode", "660"},
+                                 TempPath("unix660.log")))
+      << group_daemon.error();
+  ASSERT_EQ(stat(group_socket.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0660u) << std::oct << (st.st_mode & 0777);
+  DaemonProcess bad;
+  EXPECT_FALSE(bad.Start({"--unix-socket-mode", "666"}, TempPath("unix666.log")));
+  EXPECT_THAT(::hopmap::testing::ReadFile(TempPath("unix666.log")),
+              HasSubstr("--unix-socket-mode must be 600"));
 }
 
 }  // namespace
