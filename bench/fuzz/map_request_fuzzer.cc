@@ -19,7 +19,7 @@
 namespace {
 
 struct Harness {
-  std::unique_ptr<hopmap::MapperService> service;
+  std::unique_ptr<hopmap::server::MapperService> service;
   std::unique_ptr<grpc::Server> server;
   std::unique_ptr<hopmap::v1::Mapper::Stub> stub;
 };
@@ -27,7 +27,7 @@ struct Harness {
 Harness& TheHarness() {
   static Harness* harness = [] {
     auto* h = new Harness();
-    hopmap::ServiceOptions options;
+    hopmap::server::ServiceOptions options;
     options.max_tasks = 4096;
     options.max_edges = 65536;
     options.max_machine_nodes = 65536;
@@ -36,11 +36,11 @@ Harness& TheHarness() {
     options.threads = 1;
     options.max_concurrent = 1;
     options.cache_bytes = 64 << 20;
-    absl::StatusOr<std::unique_ptr<hopmap::MachineCatalog>> catalog =
-        hopmap::MachineCatalog::Open("", "");
+    absl::StatusOr<std::unique_ptr<hopmap::server::MachineCatalog>> catalog =
+        hopmap::server::MachineCatalog::Open("", "");
     if (!catalog.ok()) std::abort();
-    absl::StatusOr<std::unique_ptr<hopmap::MapperService>> service =
-        hopmap::MapperService::Create(*std::move(catalog), options, [](const std::string&) {});
+    absl::StatusOr<std::unique_ptr<hopmap::server::MapperService>> service =
+        hopmap::server::MapperService::Create(*std::move(catalog), options, [](const std::string&) {});
     if (!service.ok()) std::abort();
     h->service = *std::move(service);
     grpc::ServerBuilder builder;

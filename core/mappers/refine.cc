@@ -289,9 +289,11 @@ std::vector<SlotId> GreedyBfsMapping(const TaskGraph& graph, const Allocation& a
       while (task_of_slot[next_free] != kNoTask) ++next_free;
       candidates.push_back({0, next_free});
     }
-    for (auto& [cost, s] : candidates) {
+    for (auto& candidate : candidates) {  // not a binding: clang 14 cannot capture one
       graph.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
-        if (slot_of[u] >= 0) cost += w * allocation.HopsBetweenSlots(s, slot_of[u]);
+        if (slot_of[u] >= 0) {
+          candidate.first += w * allocation.HopsBetweenSlots(candidate.second, slot_of[u]);
+        }
       });
     }
     size_t pick = 0;
