@@ -55,7 +55,7 @@ for t in "${TARGETS[@]}"; do
   rc=$?
   set -e
   seconds=$(($(date +%s) - start))
-  execs=$(awk -F: '/stat::number_of_executed_units/ {gsub(/ /, "", $2); print $2}' "$WORK/$t.log")
+  execs=$(awk '/stat::number_of_executed_units/ {print $NF}' "$WORK/$t.log")
   if [[ $rc -eq 0 ]]; then
     printf "%-22s %-8s %10s %8s\n" "$t" ok "${execs:-?}" "$seconds"
   else

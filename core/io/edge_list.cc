@@ -181,6 +181,17 @@ absl::StatusOr<TaskGraph> ParseEdgeList(absl::string_view text, const std::strin
     }
     records.push_back({static_cast<TaskId>(ids[0]), static_cast<TaskId>(ids[1]), w});
   }
+  if (!declared.has_value() && max_id >= 0) {
+    // Ids give the task count: the same bound as a declared count, or one line
+    // "600000000 1 5" would ask for gigabytes of isolated tasks.
+    if (absl::Status s = CheckDeclaredTasks(max_id + 1, reader.text_size()); !s.ok()) {
+      return LineError(source, max_id_line,
+                       absl::StrCat("task id ", max_id, " makes ", max_id + 1,
+                                    " tasks in a file of ", reader.text_size(),
+                                    " bytes; at most max(2^20, 8 x file size) are accepted "
+                                    "(number the tasks from 0, without gaps)"));
+    }
+  }
   const int64_t n = declared.has_value() ? *declared : max_id + 1;
   TaskGraphBuilder builder(static_cast<TaskId>(n));
   builder.Reserve(records.size());

@@ -461,6 +461,19 @@ TEST(EdgeListTest, TaskCountFromMaxIdOrVerticesComment) {
   EXPECT_EQ(MustParse("", GraphFormat::kEdgeList).num_tasks(), 0);
 }
 
+// Found by fuzz_graph_edgelist: without a declared count, one large id asked for
+// gigabytes of isolated tasks. Ids are held to the bound a declaration has.
+TEST(EdgeListTest, HugeIdsInASmallFileAreRefused) {
+  absl::StatusOr<TaskGraph> g =
+      ParseGraph("0 1 5\n600000000 1 5\n", GraphFormat::kEdgeList, "big.edgelist");
+  ASSERT_FALSE(g.ok());
+  EXPECT_THAT(std::string(g.status().message()),
+              StartsWith("big.edgelist:2: task id 600000000 makes"));
+  EXPECT_THAT(std::string(g.status().message()), HasSubstr("max(2^20, 8 x file size)"));
+  // Up to 2^20 tasks are always accepted, whatever the file's size.
+  EXPECT_EQ(MustParse("1048575 0 1\n", GraphFormat::kEdgeList).num_tasks(), 1 << 20);
+}
+
 // Plain "u v [w]" lines take a fast path; every spelling of the same records must give
 // the same graph whichever path reads it (signs and trailing comments take the
 // general one).
