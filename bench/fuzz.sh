@@ -5,10 +5,13 @@
 # Findings and the grown corpus go to $FUZZ_DIR (default /tmp/hopmap-fuzz); the
 # repository's corpus is not changed. Prints one line per target; exits 1 if any
 # target found a crash, a leak, a timeout or an out-of-memory input.
+# MAX_TIME=S also stops each target after S seconds (libFuzzer -max_total_time; the
+# execs column then says how far it got).
 # Usage: bash bench/fuzz.sh [TARGET...]     e.g. RUNS=100000 bash bench/fuzz.sh fuzz_hostlist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-1000000}
+MAX_TIME=${MAX_TIME:-0}
 WORK=${FUZZ_DIR:-/tmp/hopmap-fuzz}
 ALL=(fuzz_graph_mm fuzz_graph_metis fuzz_graph_scotch fuzz_graph_edgelist fuzz_graph_dense
   fuzz_qaplib fuzz_slurm_topology fuzz_switch_graph fuzz_distance_matrix fuzz_machine_json
@@ -50,7 +53,7 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$WORK/$t"
   start=$(date +%s)
   set +e
-  "build-fuzz/bench/fuzz/$t" -runs="$RUNS" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+  "build-fuzz/bench/fuzz/$t" -runs="$RUNS" -max_total_time="$MAX_TIME" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -artifact_prefix="$WORK/$t-" -print_final_stats=1 "$WORK/$t" "$seeds" >"$WORK/$t.log" 2>&1
   rc=$?
   set -e
