@@ -101,12 +101,33 @@ absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
 
 namespace {
 
+// The most names (nodes and switches, counted as their hostlists expand) one
+// topology or switch-graph file may give: above any real cluster, and it keeps a
+// few bytes such as "n[0-9999999]" from building a machine of millions of nodes
+// (found by fuzz_slurm_topology: 160 bytes expanded to 3 million nodes).
+constexpr size_t kMaxNamesPerFile = size_t{1} << 20;
+
+// Expands `expr` within what is left of the file's budget of names.
+absl::StatusOr<std::vector<std::string>> ExpandWithinBudget(absl::string_view expr,
+                                                            size_t& names_left) {
+  absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(expr, names_left);
+  if (!names.ok()) {
+    if (names.status().message().find("more than") == absl::string_view::npos) return names;
+    return absl::InvalidArgumentError(absl::StrCat(names.status().message(),
+                                                   " (a file may name at most ", kMaxNamesPerFile,
+                                                   " nodes and switches in all)"));
+  }
+  names_left -= names->size();
+  return names;
+}
+
 absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
                                                           const std::string& path,
                                                           std::string spec_string) {
   const std::vector<Line>* lines = &file_lines;
   SwitchGraphSpec spec;
-  spec.source = std::move(spec_string);               // the spec that reads it back
+  spec.source = std::move(spec_string);  // the spec that reads it back
+  size_t names_left = kMaxNamesPerFile;
   absl::flat_hash_map<std::string, int> switch_line;  // name -> defining line
   absl::flat_hash_map<std::string, NodeId> node_id;
   struct ChildRef {
@@ -166,14 +187,14 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
     }
     spec.switch_names.push_back(*name);
     if (switches.has_value()) {
-      absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(*switches);
+      absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(*switches, names_left);
       if (!names.ok()) {
         return LineError(path, line.number, absl::StrCat("Switches=: ", names.status().message()));
       }
       for (std::string& child : *names) children.push_back({*name, std::move(child), line.number});
     }
     if (nodes.has_value()) {
-      absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(*nodes);
+      absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(*nodes, names_left);
       if (!names.ok()) {
         return LineError(path, line.number, absl::StrCat("Nodes=: ", names.status().message()));
       }
@@ -224,6 +245,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>&
 
   SwitchGraphSpec spec;
   spec.source = std::move(spec_string);
+  size_t names_left = kMaxNamesPerFile;
   struct Declared {
     bool is_node;
     int line;
@@ -256,7 +278,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>&
       return LineError(path, line.number, absl::StrCat("'", words[0], "' names nothing"));
     }
     for (size_t w = 1; w < words.size(); ++w) {
-      absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(words[w]);
+      absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(words[w], names_left);
       if (!names.ok()) return LineError(path, line.number, names.status().message());
       for (std::string& name : *names) {
         std::vector<std::string>& list = is_node ? spec.node_names : spec.switch_names;

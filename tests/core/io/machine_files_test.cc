@@ -160,6 +160,23 @@ TEST(SlurmTopologyTest, SyntaxContinuationsCaseAndOrder) {
   EXPECT_TRUE(m->warnings().empty());
 }
 
+// Found by fuzz_slurm_topology: 160 bytes whose hostlist expanded to 3 million
+// nodes took seconds to build. A file names at most 2^20 nodes and switches.
+TEST(SlurmTopologyTest, AFewBytesCannotNameMillionsOfNodes) {
+  absl::StatusOr<SwitchGraphMachine> big = ParseSlurmTopology(
+      "SwitchName=s0 Nodes=n[0-999]\nSwitchName=s1 Nodes=m[0-1100000]\n", "big.conf");
+  ASSERT_FALSE(big.ok());
+  EXPECT_THAT(std::string(big.status().message()), HasSubstr("big.conf:2: Nodes=: "));
+  EXPECT_THAT(std::string(big.status().message()),
+              HasSubstr("at most 1048576 nodes and switches in all"));
+  absl::StatusOr<SwitchGraphMachine> graph =
+      ParseSwitchGraphFile("switch s\nnode n[0-2000000]\nlink s n0\n", "big.graph");
+  ASSERT_FALSE(graph.ok());
+  EXPECT_THAT(std::string(graph.status().message()), HasSubstr("big.graph:2: "));
+  // Just under the budget still reads.
+  EXPECT_TRUE(ParseSlurmTopology("SwitchName=s0 Nodes=n[0-99999]\n", "ok.conf").ok());
+}
+
 TEST(SlurmTopologyTest, Errors) {
   std::string path = WriteTemp("unknown_key.conf",
                                "SwitchName=s0 Nodes=a[1-2]\n"
