@@ -7,10 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "core/io/graph_format.h"
 #include "core/io/report_json.h"
 #include "core/mappers/mapper.h"
 #include "core/topology/machine.h"
+#include "proto/convert/convert.h"
 
 namespace hopmap::cli {
 
@@ -70,18 +70,26 @@ struct DrawCommandFlags {
   DrawFlags draw;
 };
 
-// The allocation: built here from --machine, or with --server (HOPMAP_SERVER)
-// for a machine only the daemon's catalog knows.
-absl::StatusOr<Allocation> DrawAllocation(DrawCommandFlags& flags) {
+// The graph and allocation: read and built here (--local, LoadProblem), or, with
+// --server (HOPMAP_SERVER), the graph read once for the request and the machine
+// fetched from the daemon's catalog when only it knows the name.
+absl::StatusOr<Problem> DrawProblem(DrawCommandFlags& flags) {
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
-  if (*mode == Mode::kLocal) return BuildAllocation(flags.problem);
-  absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
-  if (!problem.ok()) return problem.status();
+  if (*mode == Mode::kLocal) return LoadProblem(flags.problem);
+  absl::StatusOr<RemoteProblem> remote = BuildRemoteProblem(flags.problem);
+  if (!remote.ok()) return remote.status();
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
       ConnectRemote(flags.problem.remote);
   if (!client.ok()) return client.status();
-  return RemoteAllocation(flags.problem, *problem, **client);
+  absl::StatusOr<Allocation> allocation = RemoteAllocation(flags.problem, *remote, **client);
+  if (!allocation.ok()) return allocation.status();
+  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(remote->graph);
+  if (!graph.ok()) return graph.status();
+  Problem problem;
+  problem.graph = *std::move(graph);
+  problem.allocation.emplace(*std::move(allocation));
+  return problem;
 }
 
 absl::Status RunDraw(DrawCommandFlags& flags) {
@@ -90,21 +98,13 @@ absl::Status RunDraw(DrawCommandFlags& flags) {
   if (absl::StatusOr<draw::FileFormat> f = draw::FileFormatOfPath(flags.output); !f.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("-o ", f.status().message()));
   }
-  std::optional<GraphFormat> format;
-  if (!flags.problem.graph_format.empty()) {
-    absl::StatusOr<GraphFormat> f = ParseGraphFormat(flags.problem.graph_format);
-    if (!f.ok()) return f.status();
-    format = *f;
-  }
-  absl::StatusOr<TaskGraph> graph = ReadGraph(flags.problem.graph, format);
-  if (!graph.ok()) return graph.status();
+  absl::StatusOr<Problem> problem = DrawProblem(flags);
+  if (!problem.ok()) return problem.status();
   absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
   if (!mapping.ok()) return mapping.status();
-  absl::StatusOr<Allocation> allocation = DrawAllocation(flags);
-  if (!allocation.ok()) return allocation.status();
   draw::DrawJob job;
-  job.graph = &*graph;
-  job.allocation = &*allocation;
+  job.graph = &problem->graph;
+  job.allocation = &*problem->allocation;
   job.slot_of_task = *mapping;
   job.job_name = JobName(flags.problem.graph);
   absl::Status status = draw::DrawPicture(job, *options, flags.output);
