@@ -126,11 +126,12 @@ std::vector<DrawnEdge> HeaviestEdges(const Context& ctx, const Mapped& m) {
   for (TaskId u = 0; u < ctx.job.graph->num_tasks(); ++u) {
     ctx.job.graph->ForEachNeighbor(u, [&](TaskId v, Bytes w) {
       if (v <= u) return;
+      // A heap of the heaviest `keep` (its top the lightest kept); the weight test
+      // first, as it turns away almost every edge of a large graph.
+      if (edges.size() == keep && static_cast<double>(w) <= edges.front().weight) return;
       const int32_t ca = ctx.layout.cell_of_node[a.node_at(m.position_of_task[u])];
       const int32_t cb = ctx.layout.cell_of_node[a.node_at(m.position_of_task[v])];
       if (ca == cb) return;
-      // A heap of the heaviest `keep` (its top the lightest kept).
-      if (edges.size() == keep && static_cast<double>(w) <= edges.front().weight) return;
       edges.push_back({ca, cb, static_cast<double>(w),
                        a.HopsBetweenPositions(m.position_of_task[u], m.position_of_task[v])});
       std::push_heap(edges.begin(), edges.end(), lighter);
@@ -234,8 +235,8 @@ void DrawTaskGrid(const Canvas& canvas, const Context& ctx, const TaskGrid& tg, 
               11, kText, Align::kLeft, true);
 }
 
-double PlacementLegend(const Canvas& canvas, const Context& ctx, double y, int drawn_edges,
-                       bool with_grid) {
+void PlacementLegend(const Canvas& canvas, const Context& ctx, double y, int drawn_edges,
+                     bool with_grid) {
   double x = kMargin;
   x += Swatch(canvas, x, y, kNotAllocated, "not allocated", true) + 18;
   x += Swatch(canvas, x, y, kAllocatedEmpty, "allocated, no task") + 18;
@@ -257,7 +258,6 @@ double PlacementLegend(const Canvas& canvas, const Context& ctx, double y, int d
   if (!ctx.layout.aggregated) absl::StrAppend(&note, "; the number in a cell: its tasks");
   if (with_grid) absl::StrAppend(&note, "; task grid: black lines part tasks on different nodes");
   canvas.Text(kMargin, y, note, 10);
-  return y + 10;
 }
 
 // ---- links ----
