@@ -2,6 +2,7 @@
 #ifndef HOPMAP_TESTS_CLIENT_CLI_TEST_UTIL_H_
 #define HOPMAP_TESTS_CLIENT_CLI_TEST_UTIL_H_
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -24,6 +25,12 @@ inline std::string ReadFile(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The size of a file in bytes; -1 when it does not exist.
+inline int64_t FileSize(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
 }
 
 inline void WriteFile(const std::string& path, const std::string& text) {

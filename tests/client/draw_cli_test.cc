@@ -13,11 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-int64_t FileSize(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
-}
-
 void ExpectOneLineError(const std::string& args, const std::string& message) {
   const RunResult r = RunHopmap(args);
   EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.err;

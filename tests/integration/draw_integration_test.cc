@@ -17,13 +17,9 @@ namespace hopmap {
 namespace {
 
 using ::hopmap::testing::DaemonProcess;
+using ::hopmap::testing::FileSize;
 using ::hopmap::testing::RunHopmap;
 using ::testing::HasSubstr;
-
-int64_t FileSize(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
-}
 
 TEST(DrawDaemonTest, DrawsOnAMachineOnlyTheDaemonKnows) {
   const std::string dir = ::testing::TempDir() + "/draw_daemon_" + std::to_string(getpid());
