@@ -9,6 +9,9 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  # hopmapd checks its TLS certificate and key with OpenSSL; the TLS test makes a
+  # self-signed certificate with the openssl command.
+  libssl-dev openssl
   # hopmap draw: Cairo writes SVG, PNG and PDF; DejaVu is the pictures' font.
   libcairo2-dev fonts-dejavu-core
   # hopmap draw's tests: libxml2 parses the SVG, pdfinfo reads the PDF, Chromium

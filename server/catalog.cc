@@ -12,9 +12,11 @@
 #include <sstream>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "core/io/machine_files.h"
 #include "core/topology/catalog.h"
 #include "google/protobuf/util/json_util.h"
@@ -27,6 +29,7 @@ namespace fs = std::filesystem;
 
 constexpr absl::string_view kJsonSuffix = ".json";
 constexpr absl::string_view kTmpSuffix = ".tmp";
+constexpr absl::string_view kRejectedSuffix = ".rejected";
 
 // Builds the model of a Machine message. MachineFromProto covers every kind but the
 // two file-text kinds (switch_graph_file, distance_matrix_file), which are parsed
@@ -239,29 +242,70 @@ absl::StatusOr<std::unique_ptr<MachineCatalog>> MachineCatalog::Open(const std::
     std::sort(json_files.begin(), json_files.end());
     for (const std::string& file_name : json_files) {
       const std::string path = (fs::path(dir) / file_name).string();
-      absl::StatusOr<std::string> text = ReadWholeFile(path);
-      if (!text.ok()) return text.status();
-      absl::StatusOr<v1::Machine> machine = MachineFromJson(*text, path);
-      if (!machine.ok()) return machine.status();
       const std::string stem = file_name.substr(0, file_name.size() - kJsonSuffix.size());
-      if (machine->name() != stem) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(path, ": holds machine '", Shorten(machine->name()),
-                         "' but a stored machine's file must be named <name>.json"));
-      }
-      if (absl::Status s = catalog->Insert(*std::move(machine), MachineOrigin::kStored, path);
-          !s.ok()) {
-        return s;
+      if (absl::Status s = catalog->LoadStored(path, stem); !s.ok()) {
+        catalog->Reject(path, stem, s);
       }
     }
   }
   return catalog;
 }
 
+absl::Status MachineCatalog::LoadStored(const std::string& path, const std::string& stem) {
+  absl::StatusOr<std::string> text = ReadWholeFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<v1::Machine> machine = MachineFromJson(*text, path);
+  if (!machine.ok()) return machine.status();
+  if (machine->name() != stem) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": holds machine '", Shorten(machine->name()),
+                     "' but a stored machine's file must be named <name>.json"));
+  }
+  return Insert(*std::move(machine), MachineOrigin::kStored, path);
+}
+
+void MachineCatalog::Reject(const std::string& path, const std::string& stem,
+                            const absl::Status& why) {
+  // Never over an earlier rejected file: each one is the only copy of what a
+  // client once stored.
+  std::string aside = absl::StrCat(path, kRejectedSuffix);
+  std::error_code ec;
+  for (int i = 1; fs::exists(aside, ec) && i < 1000; ++i) {
+    aside = absl::StrCat(path, kRejectedSuffix, ".", i);
+  }
+  std::string where;
+  if (::rename(path.c_str(), aside.c_str()) == 0) {
+    (void)FsyncDirectory(fs::path(path).parent_path().string());
+    where = absl::StrCat("moved to ", aside);
+  } else {
+    where = absl::StrCat("left in place (cannot rename it: ", std::strerror(errno), ")");
+  }
+  std::string message = std::string(why.message());
+  if (!absl::StrContains(message, path)) message = absl::StrCat(path, ": ", message);
+  // One log line each: protobuf's JSON errors end with a newline and a caret.
+  message = absl::StrReplaceAll(absl::StripAsciiWhitespace(message), {{"\n", " "}});
+  absl::MutexLock lock(&mu_);
+  rejected_[stem] = absl::StrCat(message, "; ", where);
+}
+
+std::vector<std::string> MachineCatalog::rejected() const {
+  std::vector<std::string> lines;
+  absl::ReaderMutexLock lock(&mu_);
+  for (const auto& [name, why] : rejected_) lines.push_back(why);
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
 absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Get(
     const std::string& name) const {
   absl::ReaderMutexLock lock(&mu_);
   if (auto it = entries_.find(name); it != entries_.end()) return it->second;
+  if (auto it = rejected_.find(name); it != rejected_.end()) {
+    return absl::NotFoundError(absl::StrCat("machine '", name,
+                                            "' is not served: its stored file was set aside "
+                                            "when hopmapd started: ",
+                                            it->second));
+  }
   std::vector<std::string> names;
   names.reserve(entries_.size());
   for (const auto& [known, entry] : entries_) names.push_back(known);
@@ -327,6 +371,7 @@ absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Put(v1::Mach
   entry->version = next_version_++;
   std::shared_ptr<const CatalogEntry> published = entry;
   entries_[entry->machine.name()] = published;
+  rejected_.erase(entry->machine.name());
   return published;
 }
 

@@ -36,9 +36,15 @@ class MachineCatalog {
  public:
   // Loads the built-in catalog (core/topology/catalog.h), then `config_path` (a
   // CatalogConfig in JSON; empty: none), then every "*.json" machine in
-  // `state_dir`/machines (empty: nothing is persisted). Config and stored
-  // machines may not reuse a built-in or config name (an error naming the file).
-  // Creates the state directory if missing. Errors name the file.
+  // `state_dir`/machines (empty: nothing is persisted). Config machines may not
+  // reuse a built-in name (an error naming the file). Creates the state directory
+  // if missing. Errors name the file.
+  //
+  // A stored file that cannot be served (unreadable, not a Machine, named after
+  // another machine, a built-in or config name, a bad model) does not stop the
+  // daemon: it is renamed to NAME.json.rejected (.1, .2, ... if taken), so it is
+  // kept for the operator but not loaded again, and its name is recorded in
+  // rejected() - Get() of that name then says why it is missing.
   static absl::StatusOr<std::unique_ptr<MachineCatalog>> Open(const std::string& config_path,
                                                               const std::string& state_dir);
 
@@ -46,6 +52,10 @@ class MachineCatalog {
   absl::StatusOr<std::shared_ptr<const CatalogEntry>> Get(const std::string& name) const;
   // Sorted by name.
   std::vector<std::shared_ptr<const CatalogEntry>> List() const;
+
+  // The stored files Open set aside, one line each naming the file, the reason
+  // and where it went; in file-name order. Empty when every file loaded.
+  std::vector<std::string> rejected() const;
 
   // Adds or replaces a stored machine. Validates the name (ValidateMachineName)
   // and the model (MachineFromProto). A built-in or config name: FailedPrecondition.
@@ -68,6 +78,12 @@ class MachineCatalog {
   // OK for a stored machine, NotFound for an unknown name, FailedPrecondition for a
   // built-in or config one.
   absl::Status CheckMutable(const std::string& name) const ABSL_LOCKS_EXCLUDED(mu_);
+  // Opening a state directory: loads one stored file (named `stem`.json), or sets
+  // it aside with the reason.
+  absl::Status LoadStored(const std::string& path, const std::string& stem)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  void Reject(const std::string& path, const std::string& stem, const absl::Status& why)
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   std::string config_path_;
   std::string state_dir_;
@@ -78,6 +94,9 @@ class MachineCatalog {
   absl::flat_hash_map<std::string, std::shared_ptr<const CatalogEntry>> entries_
       ABSL_GUARDED_BY(mu_);
   uint64_t next_version_ ABSL_GUARDED_BY(mu_) = 1;
+  // Machine name (the file's stem) -> why its stored file was set aside at Open.
+  // A later Put of the name clears it.
+  absl::flat_hash_map<std::string, std::string> rejected_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace hopmap::server

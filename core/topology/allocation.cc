@@ -19,7 +19,10 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
         absl::StrCat("allocation: cores per node must be >= 1, got ", cores_per_node));
   }
   if (static_cast<int64_t>(nodes.size()) * cores_per_node > kMaxTasks) {
-    return absl::InvalidArgumentError("allocation: more slots than hopmap supports (2^31)");
+    return absl::InvalidArgumentError(
+        absl::StrCat("allocation: ", nodes.size(), " nodes x ", cores_per_node,
+                     " cores per node = ", static_cast<int64_t>(nodes.size()) * cores_per_node,
+                     " slots, more than hopmap supports (2^31)"));
   }
   const NodeId machine_nodes = machine->num_nodes();
   std::vector<int32_t> position_of(machine_nodes, -1);

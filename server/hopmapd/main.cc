@@ -9,10 +9,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +31,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "server/catalog.h"
+#include "server/hopmapd/tls_files.h"
 #include "server/service.h"
 #include "server/service_options.h"
 
@@ -106,15 +105,6 @@ bool SplitHostPort(const std::string& address, std::string* host, int* port) {
   return absl::SimpleAtoi(address.substr(colon + 1), port) && *port >= 0 && *port <= 65535;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path, const char* flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(flag, ": cannot read ", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(flag, ": error reading ", path));
-  return text.str();
-}
-
 int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   if (flags.listen.empty()) flags.listen.push_back("127.0.0.1:50051");
   for (const std::string& address : flags.listen) {
@@ -145,18 +135,15 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
 
   std::shared_ptr<grpc::ServerCredentials> tcp_credentials = grpc::InsecureServerCredentials();
   if (!flags.tls_cert.empty()) {
-    absl::StatusOr<std::string> cert = ReadFile(flags.tls_cert, "--tls-cert");
-    if (!cert.ok()) {
-      Say(std::string(cert.status().message()));
+    absl::StatusOr<TlsFiles> tls = LoadTlsFiles(flags.tls_cert, flags.tls_key);
+    if (!tls.ok()) {
+      Say(std::string(tls.status().message()));
       return 1;
     }
-    absl::StatusOr<std::string> key = ReadFile(flags.tls_key, "--tls-key");
-    if (!key.ok()) {
-      Say(std::string(key.status().message()));
-      return 1;
-    }
+    Say(absl::StrCat("TLS on TCP addresses: certificate ", tls->subject, ", valid until ",
+                     tls->not_after));
     grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    ssl.pem_key_cert_pairs.push_back({tls->private_key_pem, tls->cert_chain_pem});
     tcp_credentials = grpc::SslServerCredentials(ssl);
   }
 
@@ -165,6 +152,11 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   if (!catalog.ok()) {
     Say(std::string(catalog.status().message()));
     return 1;
+  }
+  // A damaged stored machine costs that machine, not the service: the rest of the
+  // catalog is served and the file is kept aside for the operator.
+  for (const std::string& line : (*catalog)->rejected()) {
+    Say(absl::StrCat("stored machine not loaded: ", line));
   }
   absl::StatusOr<std::unique_ptr<MapperService>> service =
       MapperService::Create(*std::move(catalog), flags.service);

@@ -24,47 +24,20 @@
 #include "proto/convert/convert.h"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
+#include "tests/integration/daemon_test_util.h"
 
 namespace hopmap {
 namespace {
 
 using ::hopmap::client::ConnectOptions;
 using ::hopmap::client::HopmapClient;
+using ::hopmap::testing::ConnectTo;
 using ::hopmap::testing::DaemonProcess;
+using ::hopmap::testing::Request;
 using ::hopmap::testing::RunHopmap;
+using ::hopmap::testing::Stencil;
+using ::hopmap::testing::TempPath;
 using ::testing::HasSubstr;
-
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/hopmap_it_" + std::to_string(getpid()) + "_" + name;
-}
-
-std::unique_ptr<HopmapClient> ConnectTo(const DaemonProcess& daemon, std::string token = "") {
-  ConnectOptions options;
-  options.address = daemon.address();
-  options.token = std::move(token);
-  options.connect_timeout_seconds = 30;
-  absl::StatusOr<std::unique_ptr<HopmapClient>> client = HopmapClient::Connect(options);
-  EXPECT_TRUE(client.ok()) << client.status();
-  return client.ok() ? *std::move(client) : nullptr;
-}
-
-TaskGraph Stencil(std::vector<int32_t> dims) {
-  GeneratorOptions gen;
-  gen.kind = dims.size() == 2 ? "stencil2d-5" : "stencil3d-7";
-  gen.dims = std::move(dims);
-  gen.wrap = true;
-  return *GenerateGraph(gen);
-}
-
-v1::MapRequest Request(const std::string& machine, const TaskGraph& graph,
-                       const std::string& algorithm = "auto") {
-  v1::MapRequest request;
-  request.set_machine_name(machine);
-  TaskGraphToProto(graph, request.mutable_graph());
-  request.set_algorithm(algorithm);
-  request.set_threads(2);
-  return request;
-}
 
 // The JSON without the fields that measure time.
 nlohmann::json WithoutTimes(nlohmann::json j) {

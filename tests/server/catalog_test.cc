@@ -450,33 +450,69 @@ TEST_F(MachineCatalogTest, TornTempFilesAreIgnoredAndRemoved) {
 // it would silently drop it (requests naming it would fail later, far from the
 // cause, and the next Put of another machine would look like it "lost" one).
 // Nothing a user gave is silently dropped; the operator fixes or removes the file.
-TEST_F(MachineCatalogTest, CorruptStoredFileFailsOpenNamingTheFile) {
+TEST_F(MachineCatalogTest, BadStoredFilesAreSetAsideAndTheRestServed) {
   struct Case {
     const char* file;
     const char* json;
     const char* expected;
   };
-  for (const Case& c : std::vector<Case>{
-           {"broken.json", R"({"name": "broken", "torus": {"dims": [4,)",
-            "not a hopmap.v1.Machine"},
-           {"badmodel.json",
-            R"({"name": "badmodel", "torus": {"dims": [4], "wrap": [true, false]}})",
-            "machine.torus.wrap"},
-           {"nomodel.json", R"({"name": "nomodel"})", "no model"},
-           {"renamed.json", R"({"name": "other", "spec": "torus:4"})", "<name>.json"},
-           {"kraken.json", R"({"name": "kraken", "spec": "torus:4"})", "builtin"},
-       }) {
+  const std::vector<Case> cases = {
+      {"broken.json", R"({"name": "broken", "torus": {"dims": [4,)", "not a hopmap.v1.Machine"},
+      {"badmodel.json", R"({"name": "badmodel", "torus": {"dims": [4], "wrap": [true, false]}})",
+       "machine.torus.wrap"},
+      {"nomodel.json", R"({"name": "nomodel"})", "no model"},
+      {"renamed.json", R"({"name": "other", "spec": "torus:4"})", "<name>.json"},
+      {"kraken.json", R"({"name": "kraken", "spec": "torus:4"})", "builtin"},
+  };
+  const std::string state = TestDir();
+  fs::create_directories(MachinesDir(state));
+  for (const Case& c : cases) WriteFile(MachinesDir(state) + "/" + c.file, c.json);
+  WriteFile(MachinesDir(state) + "/good.json", R"({"name": "good", "spec": "torus:4x4"})");
+  // An earlier rejected copy of broken.json is never overwritten.
+  WriteFile(MachinesDir(state) + "/broken.json.rejected", "older");
+
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog = MachineCatalog::Open("", state);
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  EXPECT_TRUE((*catalog)->Get("good").ok());
+  EXPECT_TRUE((*catalog)->Get("kraken").ok());  // the built-in one
+  const std::vector<std::string> rejected = (*catalog)->rejected();
+  ASSERT_EQ(rejected.size(), cases.size());
+  for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
-    const std::string state = TestDir();
-    fs::create_directories(MachinesDir(state));
     const std::string path = MachinesDir(state) + "/" + c.file;
-    WriteFile(path, c.json);
-    absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog = MachineCatalog::Open("", state);
-    ASSERT_FALSE(catalog.ok());
-    EXPECT_THAT(catalog.status().message(), HasSubstr(path));
-    EXPECT_THAT(catalog.status().message(), HasSubstr(c.expected));
-    EXPECT_EQ(ReadFile(path), c.json);  // left for the operator to look at
+    const std::string aside =
+        path + (std::string(c.file) == "broken.json" ? ".rejected.1" : ".rejected");
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_EQ(ReadFile(aside), c.json);  // kept, byte for byte, for the operator
+    bool found = false;
+    for (const std::string& line : rejected) {
+      if (line.rfind(path + ":", 0) != 0) continue;
+      found = true;
+      EXPECT_THAT(line, HasSubstr(c.expected));
+      EXPECT_THAT(line, HasSubstr("moved to " + aside));
+      EXPECT_EQ(line.find('\n'), std::string::npos) << line;  // one log line
+    }
+    EXPECT_TRUE(found) << ::testing::PrintToString(rejected);
   }
+  EXPECT_EQ(ReadFile(MachinesDir(state) + "/broken.json.rejected"), "older");
+  // The missing machine's error says why; a Put of the name clears it.
+  absl::StatusOr<std::shared_ptr<const CatalogEntry>> broken = (*catalog)->Get("broken");
+  EXPECT_EQ(broken.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(broken.status().message(), HasSubstr("set aside"));
+  EXPECT_THAT(broken.status().message(), HasSubstr("broken.json.rejected.1"));
+  v1::Machine again;
+  again.set_name("broken");
+  again.set_spec("torus:4");
+  ASSERT_TRUE((*catalog)->Put(again).ok());
+  EXPECT_TRUE((*catalog)->Get("broken").ok());
+  EXPECT_EQ((*catalog)->rejected().size(), cases.size() - 1);
+
+  // A second start loads what is left and sets nothing more aside.
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> reopened = MachineCatalog::Open("", state);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  EXPECT_TRUE((*reopened)->rejected().empty()) << ::testing::PrintToString((*reopened)->rejected());
+  EXPECT_TRUE((*reopened)->Get("broken").ok());
+  EXPECT_TRUE((*reopened)->Get("good").ok());
 }
 
 TEST_F(MachineCatalogTest, WithoutAStateDirectoryPutIsInMemoryOnly) {

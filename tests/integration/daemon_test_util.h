@@ -1,0 +1,59 @@
+// Helpers shared by the tests that talk to a real hopmapd process.
+#ifndef HOPMAP_TESTS_INTEGRATION_DAEMON_TEST_UTIL_H_
+#define HOPMAP_TESTS_INTEGRATION_DAEMON_TEST_UTIL_H_
+
+#include <unistd.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client/lib/hopmap_client.h"
+#include "core/graph/generators.h"
+#include "gtest/gtest.h"
+#include "hopmap/v1/mapper.pb.h"
+#include "proto/convert/convert.h"
+#include "tests/integration/daemon_process.h"
+
+namespace hopmap::testing {
+
+// A path in the test's temporary directory, unique to this process.
+inline std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "/hopmap_it_" + std::to_string(getpid()) + "_" + name;
+}
+
+inline std::unique_ptr<client::HopmapClient> ConnectTo(const DaemonProcess& daemon,
+                                                       std::string token = "") {
+  client::ConnectOptions options;
+  options.address = daemon.address();
+  options.token = std::move(token);
+  options.connect_timeout_seconds = 30;
+  absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
+      client::HopmapClient::Connect(options);
+  EXPECT_TRUE(client.ok()) << client.status();
+  return client.ok() ? *std::move(client) : nullptr;
+}
+
+// A periodic 2D 5-point or 3D 7-point stencil.
+inline TaskGraph Stencil(std::vector<int32_t> dims) {
+  GeneratorOptions gen;
+  gen.kind = dims.size() == 2 ? "stencil2d-5" : "stencil3d-7";
+  gen.dims = std::move(dims);
+  gen.wrap = true;
+  return *GenerateGraph(gen);
+}
+
+inline v1::MapRequest Request(const std::string& machine, const TaskGraph& graph,
+                              const std::string& algorithm = "auto") {
+  v1::MapRequest request;
+  request.set_machine_name(machine);
+  TaskGraphToProto(graph, request.mutable_graph());
+  request.set_algorithm(algorithm);
+  request.set_threads(2);
+  return request;
+}
+
+}  // namespace hopmap::testing
+
+#endif  // HOPMAP_TESTS_INTEGRATION_DAEMON_TEST_UTIL_H_
