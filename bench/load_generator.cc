@@ -451,6 +451,20 @@ int Run(const Options& o) {
         "second fifth of the overload and %.0f MB in the last (ratio %.3f; limit %.2f)\n",
         at_overload_start / 1048576.0, peak / 1048576.0, mean(second), mean(last),
         mean(last) / mean(second), o.rss_growth);
+    // The series, one mean per minute from the start of the overload (a leak
+    // climbs to the end; fragmentation and caches level off).
+    std::map<int, std::pair<double, int>> by_minute;
+    for (const Sample& s : samples) {
+      if (s.rss < 0 || s.t < overload_start) continue;
+      auto& [sum, count] = by_minute[static_cast<int>((s.t - overload_start) / 60)];
+      sum += s.rss / 1048576.0;
+      ++count;
+    }
+    std::printf("hopmapd RSS by minute of the overload (MB):");
+    for (const auto& [minute, mean_count] : by_minute) {
+      std::printf(" %.0f", mean_count.first / mean_count.second);
+    }
+    std::printf("\n");
     if (daemon_gone.load()) {
       std::printf("CHECK FAILED: hopmapd (pid %d) exited during the run\n", o.pid);
       ++failures;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "google/protobuf/wrappers.pb.h"
@@ -108,6 +109,10 @@ absl::StatusOr<std::unique_ptr<HopmapClient>> HopmapClient::Connect(const Connec
         absl::StrCat("no connection within ", Seconds(options.connect_timeout_seconds), " s");
     if (why.error_code() == grpc::StatusCode::UNAVAILABLE && !why.error_message().empty()) {
       absl::StrAppend(&reason, " (", why.error_message(), ")");
+    }
+    // A hopmapd serving TLS closes a plaintext connection without a word.
+    if (options.tls_ca_file.empty() && absl::StrContains(why.error_message(), "Socket closed")) {
+      absl::StrAppend(&reason, "; if it serves TLS, give its CA certificate (hopmap --tls-ca)");
     }
     return absl::UnavailableError(
         absl::StrCat("cannot reach hopmapd at ", options.address, ": ", reason));

@@ -174,6 +174,10 @@ TEST(HardeningTest, TlsWithASelfSignedCertificate) {
   const auto plaintext = RunHopmap(common + " --token t0ken");
   EXPECT_NE(plaintext.exit_code, 0);
   EXPECT_THAT(plaintext.err, HasSubstr(daemon.address()));
+  EXPECT_THAT(plaintext.err, HasSubstr("if it serves TLS, give its CA certificate (hopmap --tls-ca)"));
+  const auto wrong_ca = RunHopmap(common + " --token t0ken --tls-ca " + other_cert);
+  EXPECT_NE(wrong_ca.exit_code, 0);
+  EXPECT_THAT(wrong_ca.err, HasSubstr("cannot reach hopmapd at " + daemon.address()));
 
   // Bad certificate files stop the daemon at start with a line naming the file.
   const std::string garbage = TempPath("garbage.pem");
