@@ -17,6 +17,9 @@ packages=(
   # hopmap draw's tests: libxml2 parses the SVG, pdfinfo reads the PDF, Chromium
   # renders the SVG headless.
   libxml2-dev poppler-utils chromium
+  # The Slurm test (tests/slurm) runs a real Slurm on loopback: controller, node
+  # daemon, client commands, munge. Their services are not started here.
+  slurmctld slurmd slurm-client munge
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.

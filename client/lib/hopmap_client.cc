@@ -54,6 +54,22 @@ grpc::Status CheckHealth(const std::shared_ptr<grpc::Channel>& channel,
   return s;
 }
 
+// Waits for the channel to connect, up to `timeout_seconds`, but gives up at the
+// first failed attempt (refused, no such socket, TLS handshake failed) as gRPC's
+// own fail-fast calls do: a caller such as a Slurm prolog must learn that the
+// daemon is down in milliseconds, not after the whole timeout. The timeout still
+// bounds an attempt that hangs (a host that drops packets).
+bool Connected(grpc::Channel& channel, double timeout_seconds) {
+  const auto deadline = DeadlineAfter(timeout_seconds);
+  grpc_connectivity_state state = channel.GetState(/*try_to_connect=*/true);
+  while (state != GRPC_CHANNEL_READY) {
+    if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) return false;
+    if (!channel.WaitForStateChange(state, deadline)) return false;  // timed out
+    state = channel.GetState(/*try_to_connect=*/true);
+  }
+  return true;
+}
+
 }  // namespace
 
 HopmapClient::HopmapClient(std::string address, std::string token,
@@ -98,17 +114,18 @@ absl::StatusOr<std::unique_ptr<HopmapClient>> HopmapClient::Connect(const Connec
         absl::StrCat("address: cannot open a channel to '", options.address, "'"));
   }
   if (options.connect_timeout_seconds > 0 &&
-      !channel->WaitForConnected(DeadlineAfter(options.connect_timeout_seconds))) {
+      !Connected(*channel, options.connect_timeout_seconds)) {
     // Ask once more without waiting, to learn why (connection refused, no such
     // socket, TLS handshake failure, ...).
     grpc::ClientContext context;
     context.set_deadline(DeadlineAfter(1));
     int32_t serving = 0;
     const grpc::Status why = CheckHealth(channel, &context, "", &serving);
-    std::string reason =
-        absl::StrCat("no connection within ", Seconds(options.connect_timeout_seconds), " s");
+    std::string reason = "no connection";
     if (why.error_code() == grpc::StatusCode::UNAVAILABLE && !why.error_message().empty()) {
-      absl::StrAppend(&reason, " (", why.error_message(), ")");
+      absl::StrAppend(&reason, ": ", why.error_message());
+    } else {
+      absl::StrAppend(&reason, " within ", Seconds(options.connect_timeout_seconds), " s");
     }
     // A hopmapd serving TLS closes a plaintext connection without a word.
     if (options.tls_ca_file.empty() && absl::StrContains(why.error_message(), "Socket closed")) {

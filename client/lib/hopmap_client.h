@@ -45,8 +45,9 @@ struct ConnectOptions {
   std::string token;
   // PEM file of the CA that signed hopmapd's certificate; empty: no TLS.
   std::string tls_ca_file;
-  // Connect waits this long for the connection; <= 0: do not wait (connect lazily,
-  // on the first call).
+  // Connect waits at most this long for the connection, and not at all once an
+  // attempt failed (refused, no such socket, TLS handshake failed); <= 0: do not
+  // wait (connect lazily, on the first call).
   double connect_timeout_seconds = 5;
   // Largest message sent or received.
   int64_t max_message_bytes = int64_t{256} << 20;
@@ -57,7 +58,8 @@ class HopmapClient {
   // Opens a channel to options.address and, unless connect_timeout_seconds <= 0,
   // waits for it to connect. Errors: InvalidArgument for an empty address or a bad
   // max_message_bytes, NotFound for an unreadable tls_ca_file, Unavailable ("cannot
-  // reach hopmapd at ADDR: ...") when no connection came up in time.
+  // reach hopmapd at ADDR: ...") when the first attempt failed or no connection came
+  // up in time.
   static absl::StatusOr<std::unique_ptr<HopmapClient>> Connect(const ConnectOptions& options);
 
   HopmapClient(const HopmapClient&) = delete;

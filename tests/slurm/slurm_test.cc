@@ -1,0 +1,297 @@
+// hopmap inside a real Slurm: munged, slurmctld and four slurmd on loopback
+// (tests/slurm/slurm_cluster.sh), deploy/slurm/hopmap-prolog as PrologSlurmctld,
+// a real hopmapd, and batch jobs that launch their ranks with
+// deploy/slurm/hopmap-srun. Checks where each rank ran (SLURM_PROCID -> node).
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/integration/daemon_process.h"
+
+namespace hopmap {
+namespace {
+
+namespace fs = std::filesystem;
+using ::hopmap::testing::DaemonProcess;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The standard output of a shell command.
+std::string Output(const std::string& command) {
+  std::string text;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return text;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) text.append(buffer, n);
+  pclose(pipe);
+  return text;
+}
+
+int Shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+// What a batch job printed: its hostfile (if any) and where each rank ran.
+struct JobOutput {
+  int job_id = -1;
+  std::vector<std::string> hostfile;
+  std::map<int, std::string> node_of_rank;
+  std::string text;
+};
+
+class SlurmTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(::testing::TempDir() + "/hopmap_slurm_" + std::to_string(getpid()));
+    fs::remove_all(*dir_);
+    fs::create_directories(*dir_ + "/hostfiles");
+    fs::create_directories(*dir_ + "/jobs");
+    // Two leaf switches under one top switch: n1,n2 | n3,n4.
+    WriteText(*dir_ + "/topology.conf",
+              "SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\n"
+              "SwitchName=top Switches=s[1-2]\n");
+    daemon_ = new DaemonProcess();
+    ASSERT_TRUE(daemon_->Start({}, *dir_ + "/hopmapd.log")) << daemon_->error();
+    // slurmctld runs prologs with a bare environment: the wrapper names the settings.
+    WriteText(*dir_ + "/prolog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
+                                     "/prolog.conf exec " HOPMAP_SOURCE_DIR
+                                     "/deploy/slurm/hopmap-prolog\n");
+    WriteText(*dir_ + "/epilog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
+                                     "/prolog.conf exec " HOPMAP_SOURCE_DIR
+                                     "/deploy/slurm/hopmap-epilog\n");
+    fs::permissions(*dir_ + "/prolog", fs::perms::owner_all);
+    fs::permissions(*dir_ + "/epilog", fs::perms::owner_all);
+    UseServer(daemon_->address());
+    const std::string start =
+        absl::StrCat("bash " HOPMAP_SOURCE_DIR "/tests/slurm/slurm_cluster.sh start ", *dir_, " ",
+                     FreePort(), " ", FreePort(), " ", FreePort(), " ", FreePort(), " ", FreePort(),
+                     " ", FreePort(), " ", *dir_, "/prolog ", *dir_, "/epilog");
+    ASSERT_EQ(Shell(start), 0) << "the Slurm cluster did not start: " << start;
+    started_ = true;
+  }
+
+  static void TearDownTestSuite() {
+    if (dir_ != nullptr) {
+      Shell("bash " HOPMAP_SOURCE_DIR "/tests/slurm/slurm_cluster.sh stop " + *dir_);
+    }
+    delete daemon_;
+    daemon_ = nullptr;
+    // Kept for a look when something failed.
+    if (dir_ != nullptr && ::testing::UnitTest::GetInstance()->current_test_suite()->Passed()) {
+      std::error_code ec;
+      fs::remove_all(*dir_, ec);
+    }
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(started_) << "no Slurm cluster (see the first test's failure)";
+    UseServer(daemon_->address());
+  }
+
+  // The prolog's settings; read by every prolog run.
+  static void UseServer(const std::string& address) {
+    WriteText(*dir_ + "/prolog.conf",
+              absl::StrCat("HOPMAP_SERVER=", address, "\nHOPMAP_MACHINE=slurm:", *dir_,
+                           "/topology.conf\nHOPMAP_DEADLINE=5\nHOPMAP_HOSTFILE_DIR=", *dir_,
+                           "/hostfiles\nHOPMAP_BIN=" HOPMAP_CLI "\nHOPMAP_LOG_FILE=", *dir_,
+                           "/prolog.log\n"));
+  }
+
+  // Submits a batch job of 8 ranks on the 4 nodes and waits for it. The job prints
+  // its hostfile and runs its ranks with hopmap-srun.
+  static JobOutput RunJob(const std::string& name, const std::string& comment) {
+    const std::string out = *dir_ + "/jobs/" + name + ".out";
+    const std::string script = *dir_ + "/jobs/" + name + ".sh";
+    WriteText(script,
+              "#!/bin/bash\n"
+              "hf=" +
+                  *dir_ +
+                  "/hostfiles/job-$SLURM_JOB_ID.hostfile\n"
+                  "echo \"job $SLURM_JOB_ID\"\n"
+                  "[ -f \"$hf\" ] && sed 's/^/hostfile: /' \"$hf\"\n"
+                  "HOPMAP_HOSTFILE_DIR=" +
+                  *dir_ +
+                  "/hostfiles " HOPMAP_SOURCE_DIR
+                  "/deploy/slurm/hopmap-srun -l printenv SLURMD_NODENAME\n");
+    const std::string env = absl::StrCat("SLURM_CONF=", *dir_, "/slurm.conf ");
+    std::string command =
+        absl::StrCat(env, "sbatch --parsable -N4 -n8 -o ", out, " -D ", *dir_, "/jobs");
+    if (!comment.empty()) absl::StrAppend(&command, " --comment=", comment);
+    absl::StrAppend(&command, " ", script);
+    JobOutput job;
+    // sbatch --wait polls at up to 10 s intervals; squeue every 0.1 s is faster.
+    const std::string submitted = Output(command);
+    EXPECT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(submitted), &job.job_id))
+        << command << ": " << submitted;
+    bool done = false;
+    for (int i = 0; i < 1200 && !done; ++i) {
+      done = Output(absl::StrCat(env, "squeue -h -j ", job.job_id, " -o %T 2>/dev/null")).empty();
+      if (!done) usleep(100'000);
+    }
+    EXPECT_TRUE(done) << "job " << job.job_id << " did not end within 120 s";
+    job.text = ReadText(out);
+    for (absl::string_view line : absl::StrSplit(job.text, '\n', absl::SkipEmpty())) {
+      if (absl::ConsumePrefix(&line, "job ")) {
+        int printed = -1;
+        EXPECT_TRUE(absl::SimpleAtoi(line, &printed) && printed == job.job_id) << line;
+      } else if (absl::ConsumePrefix(&line, "hostfile: ")) {
+        job.hostfile.emplace_back(line);
+      } else {
+        // srun -l: "RANK: NODE"
+        std::vector<std::string> parts = absl::StrSplit(line, absl::MaxSplits(": ", 1));
+        int rank = -1;
+        if (parts.size() == 2 && absl::SimpleAtoi(parts[0], &rank)) {
+          job.node_of_rank[rank] = parts[1];
+        }
+      }
+    }
+    return job;
+  }
+
+  static std::string PrologLog() { return ReadText(*dir_ + "/prolog.log"); }
+
+  // Slurm's own block layout of 8 ranks on n1..n4 with 2 CPUs each.
+  static std::map<int, std::string> BlockLayout() {
+    return {{0, "n1"}, {1, "n1"}, {2, "n2"}, {3, "n2"}, {4, "n3"}, {5, "n3"}, {6, "n4"}, {7, "n4"}};
+  }
+
+  static std::string* dir_;
+  static DaemonProcess* daemon_;
+  static bool started_;
+};
+
+std::string* SlurmTest::dir_ = nullptr;
+DaemonProcess* SlurmTest::daemon_ = nullptr;
+bool SlurmTest::started_ = false;
+
+// Rank i talks to rank i+4 (heavily): Slurm's block layout puts every pair on
+// different nodes, half of them across the top switch.
+std::string WritePairsGraph(const std::string& path) {
+  WriteText(path, "# tasks: 8\n0 4 1000000\n1 5 1000000\n2 6 1000000\n3 7 1000000\n0 1 10\n");
+  return path;
+}
+
+TEST_F(SlurmTest, AJobWithAGraphRunsItsRanksWhereHopmapdSaid) {
+  const std::string graph = WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  const JobOutput job = RunJob("mapped", "hopmap:pairs.edgelist");  // relative to -D
+  ASSERT_EQ(job.hostfile.size(), 8u) << job.text << PrologLog();
+  ASSERT_EQ(job.node_of_rank.size(), 8u) << job.text;
+  for (int rank = 0; rank < 8; ++rank) {
+    EXPECT_EQ(job.node_of_rank.at(rank), job.hostfile[rank]) << "rank " << rank;
+  }
+  // The mapping keeps each heavy pair on one node (zero hop-bytes for them).
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(job.node_of_rank.at(rank), job.node_of_rank.at(rank + 4)) << "pair " << rank;
+  }
+  EXPECT_NE(job.node_of_rank, BlockLayout());
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("hopmap-prolog: job ", job.job_id,
+                                     ": mapped 8 ranks onto n[1-4]: 8 tasks on 8 slots")));
+  // EpilogSlurmctld removed the hostfile when the job ended.
+  EXPECT_FALSE(fs::exists(absl::StrCat(*dir_, "/hostfiles/job-", job.job_id, ".hostfile")));
+  (void)graph;
+}
+
+TEST_F(SlurmTest, AJobThatDidNotAskRunsUnchanged) {
+  const JobOutput job = RunJob("plain", "");
+  EXPECT_TRUE(job.hostfile.empty()) << job.text;
+  EXPECT_EQ(job.node_of_rank, BlockLayout()) << job.text;
+  EXPECT_THAT(PrologLog(), Not(HasSubstr(absl::StrCat("job ", job.job_id, ":"))));
+  // Another comment is not a request either.
+  const JobOutput other = RunJob("other-comment", "nightly-run");
+  EXPECT_EQ(other.node_of_rank, BlockLayout()) << other.text;
+}
+
+TEST_F(SlurmTest, TheDaemonStoppedTheJobStillRunsAndTheLogSaysWhy) {
+  DaemonProcess gone;
+  ASSERT_TRUE(gone.Start({}, *dir_ + "/gone.log")) << gone.error();
+  const std::string address = gone.address();
+  ASSERT_EQ(gone.Signal(SIGTERM), 0);
+  UseServer(address);
+  WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  const JobOutput job = RunJob("daemon-down", "hopmap:pairs.edgelist");
+  EXPECT_TRUE(job.hostfile.empty()) << job.text;
+  EXPECT_EQ(job.node_of_rank, BlockLayout()) << job.text;
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("hopmap-prolog: job ", job.job_id,
+                                     ": not mapped: cannot reach hopmapd at ", address)));
+  EXPECT_THAT(PrologLog(), HasSubstr("Connection refused; Slurm's default placement"));
+}
+
+TEST_F(SlurmTest, AMalformedGraphTheJobStillRunsAndTheLogSaysWhy) {
+  WriteText(*dir_ + "/jobs/bad.edgelist", "# tasks: 8\n0 4 1000000\n1 five 10\n");
+  const JobOutput job = RunJob("malformed", "hopmap:bad.edgelist");
+  EXPECT_TRUE(job.hostfile.empty()) << job.text;
+  EXPECT_EQ(job.node_of_rank, BlockLayout()) << job.text;
+  const std::string log = PrologLog();
+  EXPECT_THAT(log, HasSubstr(absl::StrCat("hopmap-prolog: job ", job.job_id, ": not mapped: ")));
+  EXPECT_THAT(log, HasSubstr(*dir_ + "/jobs/bad.edgelist:3"));
+}
+
+TEST_F(SlurmTest, OtherRefusalsFallBackWithTheirReason) {
+  // A missing graph; more ranks than slots; a graph the job's user does not own.
+  const JobOutput missing = RunJob("missing", "hopmap:nope.edgelist");
+  EXPECT_EQ(missing.node_of_rank, BlockLayout()) << missing.text;
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job ", missing.job_id, ": not mapped: graph ",
+                                                  *dir_, "/jobs/nope.edgelist: no such file")));
+
+  WriteText(*dir_ + "/jobs/big.edgelist", "# tasks: 16\n0 15 100\n");
+  const JobOutput big = RunJob("too-many-ranks", "hopmap:big.edgelist");
+  EXPECT_EQ(big.node_of_rank, BlockLayout()) << big.text;
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job ", big.job_id, ": not mapped: ")));
+  EXPECT_THAT(PrologLog(), HasSubstr("16 tasks"));
+
+  const std::string foreign = WritePairsGraph(*dir_ + "/jobs/foreign.edgelist");
+  ASSERT_EQ(chown(foreign.c_str(), 1, 1), 0);
+  const JobOutput not_owned = RunJob("not-owned", "hopmap:foreign.edgelist");
+  EXPECT_EQ(not_owned.node_of_rank, BlockLayout()) << not_owned.text;
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("job ", not_owned.job_id, ": not mapped: graph ", foreign,
+                                     ": owned by uid 1, not by the job's user")));
+}
+
+}  // namespace
+}  // namespace hopmap
