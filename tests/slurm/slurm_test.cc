@@ -131,13 +131,14 @@ class SlurmTest : public ::testing::Test {
     UseServer(daemon_->address());
   }
 
-  // The prolog's settings; read by every prolog run.
-  static void UseServer(const std::string& address) {
+  // The prolog's settings; read by every prolog run. `extra`: more KEY=VALUE lines.
+  static void UseServer(const std::string& address, const std::string& extra = "",
+                        const std::string& topology = "topology.conf") {
     WriteText(*dir_ + "/prolog.conf",
-              absl::StrCat("HOPMAP_SERVER=", address, "\nHOPMAP_MACHINE=slurm:", *dir_,
-                           "/topology.conf\nHOPMAP_DEADLINE=5\nHOPMAP_HOSTFILE_DIR=", *dir_,
+              absl::StrCat("HOPMAP_SERVER=", address, "\nHOPMAP_MACHINE=slurm:", *dir_, "/",
+                           topology, "\nHOPMAP_DEADLINE=5\nHOPMAP_HOSTFILE_DIR=", *dir_,
                            "/hostfiles\nHOPMAP_BIN=" HOPMAP_CLI "\nHOPMAP_LOG_FILE=", *dir_,
-                           "/prolog.log\n"));
+                           "/prolog.log\n", extra));
   }
 
   // Submits a batch job of 8 ranks on the 4 nodes and waits for it. The job prints
@@ -291,6 +292,71 @@ TEST_F(SlurmTest, OtherRefusalsFallBackWithTheirReason) {
   EXPECT_THAT(PrologLog(),
               HasSubstr(absl::StrCat("job ", not_owned.job_id, ": not mapped: graph ", foreign,
                                      ": owned by uid 1, not by the job's user")));
+}
+
+TEST_F(SlurmTest, SlowRefusingAndWrongTokenDaemonsFallBackWithinTheDeadline) {
+  WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  // A daemon that wants a token the prolog does not have.
+  DaemonProcess guarded;
+  ASSERT_TRUE(guarded.Start({"--token", "s3cret"}, *dir_ + "/guarded.log")) << guarded.error();
+  UseServer(guarded.address(), "HOPMAP_TOKEN=wrong\n");
+  const JobOutput wrong_token = RunJob("wrong-token", "hopmap:pairs.edgelist");
+  EXPECT_EQ(wrong_token.node_of_rank, BlockLayout()) << wrong_token.text;
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("job ", wrong_token.job_id, ": not mapped: wrong token")));
+
+  // A model that does not know node n4.
+  WriteText(*dir_ + "/small-topology.conf", "SwitchName=s1 Nodes=n[1-3]\n");
+  UseServer(daemon_->address(), "", "small-topology.conf");
+  const JobOutput unknown = RunJob("unknown-node", "hopmap:pairs.edgelist");
+  EXPECT_EQ(unknown.node_of_rank, BlockLayout()) << unknown.text;
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job ", unknown.job_id, ": not mapped: ")));
+  EXPECT_THAT(PrologLog(), HasSubstr("n4"));
+
+  // A busy daemon: its one slot is held by a 10-minute solve and nobody may queue
+  // (RESOURCE_EXHAUSTED); then a queue, so the call waits past HOPMAP_DEADLINE=1.
+  for (const bool queue : {false, true}) {
+    SCOPED_TRACE(queue ? "queued past the deadline" : "refused");
+    DaemonProcess busy;
+    ASSERT_TRUE(busy.Start(
+        {"--max-concurrent", "1", "--max-queued", queue ? "4" : "0", "--max-time-limit", "600"},
+        *dir_ + "/busy.log"))
+        << busy.error();
+    const std::string ring = *dir_ + "/jobs/ring.edgelist";
+    ASSERT_EQ(Shell(std::string(HOPMAP_CLI) + " gen ring --tasks 6561 -o " + ring), 0);
+    const std::string hold = absl::StrCat(
+        HOPMAP_CLI, " map --server ", busy.address(),
+        " --machine torus:3x3x3x3x3x3x3x3 --algorithm axis-order --time-limit 600 -q --graph ",
+        ring, " -o /dev/null >/dev/null 2>&1 & echo $!");
+    // Wait until the holder has the slot: a probe is then refused ("server busy")
+    // or, with a queue, still waiting after half a second (timeout kills it: 124).
+    // A probe may win the slot first and get the holder refused: start it again.
+    std::string holder;
+    bool held = false;
+    std::string probe;
+    for (int i = 0; i < 100 && !held; ++i) {
+      // Alive and not a zombie (the holder is orphaned; its reaper may be slow).
+      if (holder.empty() || Shell("ps -o stat= -p " + holder + " | grep -qv Z") != 0) {
+        holder = std::string(absl::StripAsciiWhitespace(Output(hold)));
+        usleep(300'000);
+      }
+      probe = Output(absl::StrCat("timeout 0.5 ", HOPMAP_CLI, " map --server ", busy.address(),
+                                  " --machine bgp-8x8x8 --time-limit 0.05 -q -o /dev/null --graph ",
+                                  *dir_, "/jobs/pairs.edgelist 2>&1; echo rc=$?"));
+      held = queue ? probe.find("rc=124") != std::string::npos
+                   : probe.find("server busy") != std::string::npos;
+      if (!held) usleep(100'000);
+    }
+    ASSERT_TRUE(held) << "the 10-minute solve never took the slot; last probe: " << probe
+                      << "holder: " << holder;
+    UseServer(busy.address(), queue ? "HOPMAP_DEADLINE=1\n" : "");
+    const JobOutput job = RunJob(queue ? "slow" : "refused", "hopmap:pairs.edgelist");
+    Shell("kill " + holder);
+    EXPECT_EQ(job.node_of_rank, BlockLayout()) << job.text;
+    EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat(
+                                 "job ", job.job_id, ": not mapped: ",
+                                 queue ? "no answer within HOPMAP_DEADLINE=1s" : "server busy")));
+  }
 }
 
 }  // namespace
