@@ -20,6 +20,8 @@ packages=(
   # The Slurm test (tests/slurm) runs a real Slurm on loopback: controller, node
   # daemon, client commands, munge. Their services are not started here.
   slurmctld slurmd slurm-client munge
+  # ps: the Slurm test's cluster script stops daemons and their children by pid.
+  procps
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
