@@ -56,15 +56,10 @@ CASE_LIST=(
 )
 
 # The daemon, default limits, its log in TMP; the port from its "listening on" line.
-"$HOPMAPD" --listen 127.0.0.1:0 >"$TMP/daemon.out" 2>"$TMP/daemon.log" &
-DAEMON_PID=$!
-for _ in $(seq 300); do
-  grep -q "listening on" "$TMP/daemon.out" 2>/dev/null && break
-  kill -0 "$DAEMON_PID" 2>/dev/null || die "hopmapd exited: $(cat "$TMP/daemon.log")"
-  sleep 0.1
-done
-ADDRESS=$(sed -n 's/^hopmapd: listening on //p' "$TMP/daemon.out")
-[[ -n $ADDRESS ]] || die "hopmapd did not say where it listens"
+source bench/hopmapd_common.sh
+start_hopmapd "$TMP/daemon.out" "$TMP/daemon.log"
+DAEMON_PID=$HOPMAPD_PID
+ADDRESS=$HOPMAPD_ADDRESS
 daemon_rss_mb() { echo $(($(awk '/^VmHWM/ {print $2}' "/proc/$DAEMON_PID/status") / 1024)); }
 
 time_flag=()

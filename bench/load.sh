@@ -37,17 +37,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+source bench/hopmapd_common.sh
 # shellcheck disable=SC2086
-"$HOPMAPD" --listen 127.0.0.1:0 --threads 1 ${HOPMAPD_ARGS:-} >"$TMP/hopmapd.out" \
-  2>"$TMP/hopmapd.log" &
-daemon_pid=$!
-for _ in $(seq 300); do
-  grep -q "listening on" "$TMP/hopmapd.out" 2>/dev/null && break
-  kill -0 "$daemon_pid" 2>/dev/null || die "hopmapd exited: $(tail -3 "$TMP/hopmapd.log")"
-  sleep 0.1
-done
-address=$(sed -n 's/^hopmapd: listening on //p' "$TMP/hopmapd.out" | head -1)
-[[ -n $address ]] || die "hopmapd did not listen"
+start_hopmapd "$TMP/hopmapd.out" "$TMP/hopmapd.log" --threads 1 ${HOPMAPD_ARGS:-}
+daemon_pid=$HOPMAPD_PID
+address=$HOPMAPD_ADDRESS
 echo "hopmapd $address (pid $daemon_pid), $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ)"
 
 status=0

@@ -17,7 +17,12 @@ HOPMAP=$(realpath "${HOPMAP:-build/client/hopmap}")
 HOPMAPD=$(realpath "${HOPMAPD:-build/server/hopmapd/hopmapd}")
 RUNS=${RUNS:-50}
 PROLOG=$PWD/deploy/slurm/hopmap-prolog
-[[ -x $HOPMAP && -x $HOPMAPD ]] || { echo "build hopmap and hopmapd first" >&2; exit 1; }
+die() {
+  echo "${0##*/}: $*" >&2
+  exit 1
+}
+[[ -x $HOPMAP && -x $HOPMAPD ]] || die "build hopmap and hopmapd first"
+source bench/hopmapd_common.sh
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/slurm_prolog.XXXXXX")
 daemon_pid=""
@@ -37,10 +42,9 @@ trap cleanup EXIT
 "$HOPMAP" gen stencil3d-7 --dims 16x8x8 --wrap -o "$TMP/g1024.mtx"
 "$HOPMAP" gen stencil3d-7 --dims 32x32x16 --wrap -o "$TMP/g16384.mtx"
 
-"$HOPMAPD" --listen 127.0.0.1:0 >"$TMP/hopmapd.out" 2>"$TMP/hopmapd.log" &
-daemon_pid=$!
-for _ in $(seq 100); do grep -q listening "$TMP/hopmapd.out" && break; sleep 0.1; done
-address=$(sed -n 's/^hopmapd: listening on //p' "$TMP/hopmapd.out")
+start_hopmapd "$TMP/hopmapd.out" "$TMP/hopmapd.log"
+daemon_pid=$HOPMAPD_PID
+address=$HOPMAPD_ADDRESS
 mkdir -p "$TMP/hostfiles"
 
 write_conf() {  # SERVER

@@ -104,11 +104,6 @@ constexpr int32_t kMaxTablePositions = 8192;
 std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& allocation,
                                       const PositionHops* table, const StopCondition* stop) {
   const TaskId n = graph.num_tasks();
-  if (stop != nullptr && stop->ShouldStop()) {
-    std::vector<SlotId> in_order(n);
-    std::iota(in_order.begin(), in_order.end(), 0);
-    return in_order;
-  }
   const int32_t positions = allocation.num_nodes();
   const int32_t cores = allocation.cores_per_node();
   std::vector<Bytes> weighted_degree(n);
@@ -117,8 +112,8 @@ std::vector<SlotId> GreedyIncremental(const TaskGraph& graph, const Allocation& 
   std::vector<uint8_t> task_placed(n, 0);
 
   // Sum of B over every slot of the allocation, per position. positions^2 hop
-  // lookups (2.5e8 for 15,702 nodes): the budget is checked per row, and a stop
-  // here falls back to in-order like a stop before it.
+  // lookups (2.5e8 for 15,702 nodes): the budget is checked per row (the first row
+  // catches a budget already spent), and a stop here falls back to in-order.
   std::vector<int64_t> all_hops(positions);
   std::atomic<bool> stopped{false};
   tbb::parallel_for(

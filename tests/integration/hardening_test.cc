@@ -47,13 +47,9 @@ using ::hopmap::testing::Request;
 using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::Stencil;
 using ::hopmap::testing::TempPath;
+using ::hopmap::testing::WriteFile;
 using ::testing::AnyOf;
 using ::testing::HasSubstr;
-
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
 
 // Peak resident memory of a process in bytes (VmHWM), -1 if unknown.
 int64_t PeakRssBytes(pid_t pid) {
@@ -174,14 +170,15 @@ TEST(HardeningTest, TlsWithASelfSignedCertificate) {
   const auto plaintext = RunHopmap(common + " --token t0ken");
   EXPECT_NE(plaintext.exit_code, 0);
   EXPECT_THAT(plaintext.err, HasSubstr(daemon.address()));
-  EXPECT_THAT(plaintext.err, HasSubstr("if it serves TLS, give its CA certificate (hopmap --tls-ca)"));
+  EXPECT_THAT(plaintext.err,
+              HasSubstr("if it serves TLS, give its CA certificate (hopmap --tls-ca)"));
   const auto wrong_ca = RunHopmap(common + " --token t0ken --tls-ca " + other_cert);
   EXPECT_NE(wrong_ca.exit_code, 0);
   EXPECT_THAT(wrong_ca.err, HasSubstr("cannot reach hopmapd at " + daemon.address()));
 
   // Bad certificate files stop the daemon at start with a line naming the file.
   const std::string garbage = TempPath("garbage.pem");
-  WriteText(garbage, "not a certificate\n");
+  WriteFile(garbage, "not a certificate\n");
   const std::string expired_cert = TempPath("expired-cert.pem");
   const std::string expired_key = TempPath("expired-key.pem");
   MakeExpired(expired_cert, expired_key);
@@ -458,10 +455,10 @@ TEST(HardeningTest, ADamagedStateFileIsSetAsideAndTheRestIsServed) {
   const std::string state = TempPath("damaged-state");
   fs::remove_all(state);
   fs::create_directories(state + "/machines");
-  WriteText(state + "/machines/good.json",
+  WriteFile(state + "/machines/good.json",
             R"({"name": "good", "cores_per_node": 2, "torus": {"dims": [4, 4]}})");
   const std::string damaged = state + "/machines/damaged.json";
-  WriteText(damaged, std::string("{\"name\": \"damaged\", \"torus\": {\"di\0\0\0\0", 38));
+  WriteFile(damaged, std::string("{\"name\": \"damaged\", \"torus\": {\"di\0\0\0\0", 38));
 
   DaemonProcess daemon;
   const std::string log = TempPath("damaged.log");

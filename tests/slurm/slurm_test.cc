@@ -10,10 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +21,7 @@
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
 
 namespace hopmap {
@@ -30,20 +29,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::hopmap::testing::DaemonProcess;
+using ::hopmap::testing::ReadFile;
+using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-}
 
 int FreePort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -90,16 +79,16 @@ class SlurmTest : public ::testing::Test {
     fs::create_directories(*dir_ + "/hostfiles");
     fs::create_directories(*dir_ + "/jobs");
     // Two leaf switches under one top switch: n1,n2 | n3,n4.
-    WriteText(*dir_ + "/topology.conf",
+    WriteFile(*dir_ + "/topology.conf",
               "SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\n"
               "SwitchName=top Switches=s[1-2]\n");
     daemon_ = new DaemonProcess();
     ASSERT_TRUE(daemon_->Start({}, *dir_ + "/hopmapd.log")) << daemon_->error();
     // slurmctld runs prologs with a bare environment: the wrapper names the settings.
-    WriteText(*dir_ + "/prolog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
+    WriteFile(*dir_ + "/prolog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
                                      "/prolog.conf exec " HOPMAP_SOURCE_DIR
                                      "/deploy/slurm/hopmap-prolog\n");
-    WriteText(*dir_ + "/epilog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
+    WriteFile(*dir_ + "/epilog", "#!/bin/sh\nHOPMAP_PROLOG_CONF=" + *dir_ +
                                      "/prolog.conf exec " HOPMAP_SOURCE_DIR
                                      "/deploy/slurm/hopmap-epilog\n");
     fs::permissions(*dir_ + "/prolog", fs::perms::owner_all);
@@ -134,7 +123,7 @@ class SlurmTest : public ::testing::Test {
   // The prolog's settings; read by every prolog run. `extra`: more KEY=VALUE lines.
   static void UseServer(const std::string& address, const std::string& extra = "",
                         const std::string& topology = "topology.conf") {
-    WriteText(*dir_ + "/prolog.conf",
+    WriteFile(*dir_ + "/prolog.conf",
               absl::StrCat("HOPMAP_SERVER=", address, "\nHOPMAP_MACHINE=slurm:", *dir_, "/",
                            topology, "\nHOPMAP_DEADLINE=5\nHOPMAP_HOSTFILE_DIR=", *dir_,
                            "/hostfiles\nHOPMAP_BIN=" HOPMAP_CLI "\nHOPMAP_LOG_FILE=", *dir_,
@@ -146,7 +135,7 @@ class SlurmTest : public ::testing::Test {
   static JobOutput RunJob(const std::string& name, const std::string& comment) {
     const std::string out = *dir_ + "/jobs/" + name + ".out";
     const std::string script = *dir_ + "/jobs/" + name + ".sh";
-    WriteText(script,
+    WriteFile(script,
               "#!/bin/bash\n"
               "hf=" +
                   *dir_ +
@@ -173,7 +162,7 @@ class SlurmTest : public ::testing::Test {
       if (!done) usleep(100'000);
     }
     EXPECT_TRUE(done) << "job " << job.job_id << " did not end within 120 s";
-    job.text = ReadText(out);
+    job.text = ReadFile(out);
     for (absl::string_view line : absl::StrSplit(job.text, '\n', absl::SkipEmpty())) {
       if (absl::ConsumePrefix(&line, "job ")) {
         int printed = -1;
@@ -192,7 +181,7 @@ class SlurmTest : public ::testing::Test {
     return job;
   }
 
-  static std::string PrologLog() { return ReadText(*dir_ + "/prolog.log"); }
+  static std::string PrologLog() { return ReadFile(*dir_ + "/prolog.log"); }
 
   // Slurm's own block layout of 8 ranks on n1..n4 with 2 CPUs each.
   static std::map<int, std::string> BlockLayout() {
@@ -211,12 +200,12 @@ bool SlurmTest::started_ = false;
 // Rank i talks to rank i+4 (heavily): Slurm's block layout puts every pair on
 // different nodes, half of them across the top switch.
 std::string WritePairsGraph(const std::string& path) {
-  WriteText(path, "# tasks: 8\n0 4 1000000\n1 5 1000000\n2 6 1000000\n3 7 1000000\n0 1 10\n");
+  WriteFile(path, "# tasks: 8\n0 4 1000000\n1 5 1000000\n2 6 1000000\n3 7 1000000\n0 1 10\n");
   return path;
 }
 
 TEST_F(SlurmTest, AJobWithAGraphRunsItsRanksWhereHopmapdSaid) {
-  const std::string graph = WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
   const JobOutput job = RunJob("mapped", "hopmap:pairs.edgelist");  // relative to -D
   ASSERT_EQ(job.hostfile.size(), 8u) << job.text << PrologLog();
   ASSERT_EQ(job.node_of_rank.size(), 8u) << job.text;
@@ -233,7 +222,6 @@ TEST_F(SlurmTest, AJobWithAGraphRunsItsRanksWhereHopmapdSaid) {
                                      ": mapped 8 ranks onto n[1-4]: 8 tasks on 8 slots")));
   // EpilogSlurmctld removed the hostfile when the job ended.
   EXPECT_FALSE(fs::exists(absl::StrCat(*dir_, "/hostfiles/job-", job.job_id, ".hostfile")));
-  (void)graph;
 }
 
 TEST_F(SlurmTest, AJobThatDidNotAskRunsUnchanged) {
@@ -263,7 +251,7 @@ TEST_F(SlurmTest, TheDaemonStoppedTheJobStillRunsAndTheLogSaysWhy) {
 }
 
 TEST_F(SlurmTest, AMalformedGraphTheJobStillRunsAndTheLogSaysWhy) {
-  WriteText(*dir_ + "/jobs/bad.edgelist", "# tasks: 8\n0 4 1000000\n1 five 10\n");
+  WriteFile(*dir_ + "/jobs/bad.edgelist", "# tasks: 8\n0 4 1000000\n1 five 10\n");
   const JobOutput job = RunJob("malformed", "hopmap:bad.edgelist");
   EXPECT_TRUE(job.hostfile.empty()) << job.text;
   EXPECT_EQ(job.node_of_rank, BlockLayout()) << job.text;
@@ -279,7 +267,7 @@ TEST_F(SlurmTest, OtherRefusalsFallBackWithTheirReason) {
   EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job ", missing.job_id, ": not mapped: graph ",
                                                   *dir_, "/jobs/nope.edgelist: no such file")));
 
-  WriteText(*dir_ + "/jobs/big.edgelist", "# tasks: 16\n0 15 100\n");
+  WriteFile(*dir_ + "/jobs/big.edgelist", "# tasks: 16\n0 15 100\n");
   const JobOutput big = RunJob("too-many-ranks", "hopmap:big.edgelist");
   EXPECT_EQ(big.node_of_rank, BlockLayout()) << big.text;
   EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job ", big.job_id, ": not mapped: ")));
@@ -306,7 +294,7 @@ TEST_F(SlurmTest, SlowRefusingAndWrongTokenDaemonsFallBackWithinTheDeadline) {
               HasSubstr(absl::StrCat("job ", wrong_token.job_id, ": not mapped: wrong token")));
 
   // A model that does not know node n4.
-  WriteText(*dir_ + "/small-topology.conf", "SwitchName=s1 Nodes=n[1-3]\n");
+  WriteFile(*dir_ + "/small-topology.conf", "SwitchName=s1 Nodes=n[1-3]\n");
   UseServer(daemon_->address(), "", "small-topology.conf");
   const JobOutput unknown = RunJob("unknown-node", "hopmap:pairs.edgelist");
   EXPECT_EQ(unknown.node_of_rank, BlockLayout()) << unknown.text;
