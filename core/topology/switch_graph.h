@@ -54,7 +54,11 @@ struct SwitchGraphSpec {
 // carries paths(sa->s) * paths(t->sb) / paths(sa->sb) of the pair's share.
 class SwitchGraphMachine final : public Machine {
  public:
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  static constexpr int32_t kMaxSwitches = 1024;  // fuzz builds: see CMakeLists.txt
+#else
   static constexpr int32_t kMaxSwitches = 8192;
+#endif
   static constexpr std::string_view kVirtualRootName = "hopmap-root";
 
   // Fails on: no nodes, an empty or repeated name, a link naming an undeclared
