@@ -81,26 +81,6 @@ std::vector<std::vector<int32_t>> SplitIntoGroups(const Allocation& allocation, 
   return groups;
 }
 
-// METIS weights are 32-bit and their sums must fit too: bytes scaled into [1, cap]
-// when they do not fit already.
-std::vector<idx_t> ScaledWeights(const TaskGraph& graph) {
-  const std::vector<Bytes>& w = graph.adjwgt();
-  Bytes max_w = 1;
-  for (Bytes b : w) max_w = std::max(max_w, b);
-  const int64_t cap = std::max<int64_t>(
-      1,
-      std::min<int64_t>(int64_t{1} << 20,
-                        (int64_t{1} << 30) / std::max<int64_t>(1, static_cast<int64_t>(w.size()))));
-  std::vector<idx_t> scaled(w.size());
-  for (size_t e = 0; e < w.size(); ++e) {
-    scaled[e] = max_w <= cap
-                    ? static_cast<idx_t>(w[e])
-                    : static_cast<idx_t>(std::max<int64_t>(
-                          1, static_cast<int64_t>(static_cast<__int128>(w[e]) * cap / max_w)));
-  }
-  return scaled;
-}
-
 // Parts in breadth-first order, cut into runs of the target sizes: keeps neighbours
 // together where METIS cannot be used (no edges, an error, out of time).
 void BreadthFirstParts(const TaskGraph& graph, const std::vector<int64_t>& target,
@@ -197,7 +177,7 @@ std::vector<int32_t> PartitionTasks(const TaskGraph& graph, const std::vector<in
   if (use_metis && graph.num_edges() > 0) {
     std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
     std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
-    std::vector<idx_t> wgt = ScaledWeights(graph);
+    std::vector<idx_t> wgt = ScaledMetisEdgeWeights(graph);
     std::vector<real_t> tpwgts(k);
     for (int32_t p = 0; p < k; ++p) {
       tpwgts[p] = static_cast<real_t>(target[p]) / static_cast<real_t>(n);

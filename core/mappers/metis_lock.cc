@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace hopmap {
@@ -26,6 +27,26 @@ F NextSymbol(const char* name) {
 }
 
 }  // namespace
+
+int64_t MetisWeightCap(int64_t entries) {
+  return std::max<int64_t>(
+      1, std::min<int64_t>(int64_t{1} << 20, (int64_t{1} << 30) / std::max<int64_t>(1, entries)));
+}
+
+std::vector<int32_t> ScaledMetisEdgeWeights(const TaskGraph& graph) {
+  const std::vector<Bytes>& w = graph.adjwgt();
+  Bytes max_w = 1;
+  for (Bytes b : w) max_w = std::max(max_w, b);
+  const int64_t cap = MetisWeightCap(static_cast<int64_t>(w.size()));
+  std::vector<int32_t> scaled(w.size());
+  for (size_t e = 0; e < w.size(); ++e) {
+    scaled[e] = max_w <= cap
+                    ? static_cast<int32_t>(w[e])
+                    : static_cast<int32_t>(std::max<int64_t>(
+                          1, static_cast<int64_t>(static_cast<__int128>(w[e]) * cap / max_w)));
+  }
+  return scaled;
+}
 
 MetisCall::MetisCall() {
   metis_state_storage = 0;

@@ -2,7 +2,20 @@
 #ifndef HOPMAP_CORE_MAPPERS_METIS_LOCK_H_
 #define HOPMAP_CORE_MAPPERS_METIS_LOCK_H_
 
+#include <cstdint>
+#include <vector>
+
+#include "core/graph/task_graph.h"
+
 namespace hopmap {
+
+// METIS weights are idx_t (32-bit in Debian's build) and their sums must fit too:
+// the largest weight of a graph with `entries` adjacency entries may be at most this.
+int64_t MetisWeightCap(int64_t entries);
+
+// The graph's edge weights (adjwgt order) scaled so the largest is at most
+// MetisWeightCap(entries), each at least 1: what METIS is given for bytes.
+std::vector<int32_t> ScaledMetisEdgeWeights(const TaskGraph& graph);
 
 // Debian's METIS 5 draws its random numbers from the C library's rand(), seeded with
 // srand(METIS_OPTION_SEED) at the start of each call. That state is global to the

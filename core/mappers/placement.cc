@@ -28,13 +28,7 @@ HopBytes Placement::CostAtPosition(TaskId task, int32_t position, TaskId ignore)
 }
 
 HopBytes Placement::MoveDelta(TaskId task, int32_t from, int32_t to, TaskId ignore) const {
-  HopBytes delta = 0;
-  graph_->ForEachNeighbor(task, [&](TaskId u, Bytes w) {
-    if (u == ignore) return;
-    const int32_t at = position_of_task_[u];
-    delta += w * (HopsBetweenPositions(to, at) - HopsBetweenPositions(from, at));
-  });
-  return delta;
+  return MoveDeltaAt(*graph_, *allocation_, position_of_task_.data(), task, from, to, ignore);
 }
 
 HopBytes Placement::SwapDelta(SlotId a, SlotId b) const {

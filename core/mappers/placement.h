@@ -14,6 +14,23 @@ namespace hopmap {
 
 inline constexpr TaskId kNoTask = -1;
 
+// The exchange kernel's one delta: what task's edges (other than to `ignore`) would
+// cost more with the task on allocation position `to` than on `from`, its
+// neighbours staying at position_of_task. One pass over its neighbours. Placement
+// (one task per slot) and BalancedPlacement (many objects per slot) both use it.
+inline HopBytes MoveDeltaAt(const TaskGraph& graph, const Allocation& allocation,
+                            const int32_t* position_of_task, TaskId task, int32_t from, int32_t to,
+                            TaskId ignore = kNoTask) {
+  HopBytes delta = 0;
+  graph.ForEachNeighbor(task, [&](TaskId u, Bytes w) {
+    if (u == ignore) return;
+    const int32_t at = position_of_task[u];
+    delta += w * (allocation.HopsBetweenPositions(to, at) -
+                  allocation.HopsBetweenPositions(from, at));
+  });
+  return delta;
+}
+
 // Slots may outnumber tasks: a slot without a task is empty, and moving a task to
 // an empty slot is an exchange with nobody. Tasks on one node are 0 hops apart, so
 // exchanging two tasks of one node changes nothing. Cost of an exchange is O(deg)

@@ -20,13 +20,6 @@
 namespace hopmap {
 namespace {
 
-// METIS weights are idx_t and their sums must fit too: the largest weight of a
-// graph with `entries` adjacency entries may be at most this.
-int64_t MetisWeightCap(int64_t entries) {
-  return std::max<int64_t>(
-      1, std::min<int64_t>(int64_t{1} << 20, (int64_t{1} << 30) / std::max<int64_t>(1, entries)));
-}
-
 // `w` scaled so that `max_w` becomes `cap`, at least 1.
 idx_t ScaleToCap(int64_t w, int64_t max_w, int64_t cap) {
   return static_cast<idx_t>(

@@ -14,10 +14,16 @@ namespace {
 
 int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
 
-// Fills every measured field of `report` from report.slot_of_task.
-// `known_bound`: the mapper's own ComputeLowerBound of this problem, if it made one.
-void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routing,
-             MappingReport& report, const std::optional<LowerBound>& known_bound = std::nullopt) {
+absl::Status CheckProblem(const TaskGraph& graph, const Allocation& allocation) {
+  if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
+  return CheckHopBytesFit(graph, allocation);
+}
+
+}  // namespace
+
+void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routing routing,
+                    MappingReport& report, const std::optional<LowerBound>& known_bound,
+                    std::span<const SlotId> baseline) {
   report.tasks = graph.num_tasks();
   report.slots = allocation.num_slots();
   report.machine = allocation.machine().Spec();
@@ -54,21 +60,18 @@ void Measure(const TaskGraph& graph, const Allocation& allocation, Routing routi
   } else if (report.hop_bytes == 0) {
     report.gap = 1.0;
   }
-  std::vector<SlotId> in_order(graph.num_tasks());
-  std::iota(in_order.begin(), in_order.end(), 0);
-  report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, in_order);
+  if (baseline.empty()) {
+    std::vector<SlotId> in_order(graph.num_tasks());
+    std::iota(in_order.begin(), in_order.end(), 0);
+    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, in_order);
+  } else {
+    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
+  }
   report.improvement = report.baseline_hop_bytes > 0
                            ? 1.0 - static_cast<double>(report.hop_bytes) /
                                        static_cast<double>(report.baseline_hop_bytes)
                            : 0.0;
 }
-
-absl::Status CheckProblem(const TaskGraph& graph, const Allocation& allocation) {
-  if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
-  return CheckHopBytesFit(graph, allocation);
-}
-
-}  // namespace
 
 absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocation& allocation,
                                            absl::string_view algorithm,
@@ -115,7 +118,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     }
     MappingReport report;
     report.slot_of_task = std::move(out->slot_of_task);
-    Measure(graph, allocation, options.routing, report, out->lower_bound);
+    MeasureMapping(graph, allocation, options.routing, report, out->lower_bound);
     report.solve_seconds = seconds;
     report.time_limit_seconds = sized.time_limit_seconds;
     if (out->candidates.empty()) {
@@ -142,7 +145,7 @@ absl::StatusOr<MappingReport> EvaluateMapping(const TaskGraph& graph, const Allo
   MappingReport report;
   report.algorithm = "given";
   report.slot_of_task = std::move(slot_of_task);
-  arena.execute([&] { Measure(graph, allocation, routing, report); });
+  arena.execute([&] { MeasureMapping(graph, allocation, routing, report, std::nullopt); });
   return report;
 }
 

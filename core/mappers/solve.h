@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,34 @@ namespace hopmap {
 struct LinkLoadEntry {
   std::string link;  // the machine's name for the link
   double bytes = 0;
+};
+
+// An object that changed slot against the current placement.
+struct ObjectMove {
+  TaskId task = 0;
+  SlotId from = 0;
+  SlotId to = 0;
+};
+
+// What a balanced solve (many objects per slot, core/balance) adds to the report.
+struct LoadBalanceReport {
+  double imbalance = 0;       // the epsilon asked for
+  double total_load = 0;
+  double avg_load = 0;        // total / slots
+  double max_load = 0;        // the most loaded slot's
+  double requested_cap = 0;   // (1 + imbalance) x avg_load
+  double load_cap = 0;        // what the solve aimed at: requested_cap, or the heaviest object
+  bool balanced = false;      // max_load <= requested_cap
+  std::string note;           // why not balanced, or why the cap was raised; empty when balanced
+  std::vector<double> load_of_slot;
+  // With a current placement (has_current): the moves against it.
+  bool has_current = false;
+  std::vector<ObjectMove> moves;  // in task order
+  int64_t migrated_objects = 0;
+  Bytes migrated_bytes = 0;       // state bytes of the migrated objects
+  double migration_cost = 0;      // the factor; objective = hop_bytes + factor x migrated bytes
+  HopBytes current_hop_bytes = 0;
+  double current_max_load = 0;
 };
 
 // Everything `hopmap map` reports, self-contained (no reference to the
@@ -50,6 +79,9 @@ struct MappingReport {
   double solve_seconds = 0;
   double time_limit_seconds = 0;  // the budget the solve had (after defaults and caps)
   std::vector<Candidate> candidates;
+  // Set by balanced solves (SolveBalancedMapping); then baseline_hop_bytes is the
+  // current placement's, or a block distribution's without one.
+  std::optional<LoadBalanceReport> balance;
 };
 
 // How a caller watches and stops a solve (the daemon's streaming and cancellation).
@@ -72,6 +104,14 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
                                            const MapperOptions& options,
                                            const MapperRegistry& registry = BuiltinMappers(),
                                            const SolveControl& control = {});
+
+// Fills every measured field of `report` from report.slot_of_task (which may hold
+// several tasks per slot): hop-bytes, dilation, link loads, the lower bound
+// (`known_bound` when the caller has one), and the baseline (`baseline`'s
+// hop-bytes; empty: the in-order mapping).
+void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routing routing,
+                    MappingReport& report, const std::optional<LowerBound>& known_bound,
+                    std::span<const SlotId> baseline = {});
 
 // Lists the `count` most loaded links of report.link_loads, heaviest first (ties by
 // link id), with the machine's names for them.

@@ -2,6 +2,7 @@
 #ifndef HOPMAP_CORE_METRICS_LOWER_BOUND_H_
 #define HOPMAP_CORE_METRICS_LOWER_BOUND_H_
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ struct LowerBound {
 // (rounded up) is a valid bound. O(m log d) time, O(max degree) extra memory per
 // thread.
 LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation);
+
+// The degree bound when nodes hold load instead of a number of tasks (the balanced
+// problem: many objects per slot). Every node carries at most `node_capacity` load,
+// so within h hops of object u lies at most node_capacity * ball(h) - load(u) of its
+// neighbours' load; the cheapest arrangement puts the neighbours with the most bytes
+// per unit of load closest, splitting one where a ball fills (a fractional knapsack
+// per ball, exact for this relaxation; zero-load neighbours always fit at home).
+// Half the sum over objects, each rounded down, is valid. `loads` has one entry
+// per task. method: "degree-loads".
+LowerBound LoadedDegreeLowerBound(const TaskGraph& graph, const Allocation& allocation,
+                                  std::span<const double> loads, double node_capacity);
 
 // The best bound available for this size: the largest of the degree bound, the
 // Gilmore-Lawler bound where it fits kGilmoreLawlerMaxWork (gilmore_lawler.h) and,

@@ -1,0 +1,111 @@
+#include "core/balance/balance_problem.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
+namespace hopmap {
+
+absl::Status BalanceOptions::Validate() const {
+  if (!std::isfinite(imbalance) || imbalance < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("imbalance ", imbalance, " must be a number >= 0 (0.05: 5% above average)"));
+  }
+  if (max_migrations < -1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max migrations ", max_migrations, " must be >= 0 (or -1: no limit)"));
+  }
+  if (max_migration_bytes < -1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max migration bytes ", max_migration_bytes, " must be >= 0 (or -1: no limit)"));
+  }
+  if (!std::isfinite(migration_cost) || migration_cost < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("migration cost ", migration_cost, " must be a number >= 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOptions& options) {
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  const size_t n = static_cast<size_t>(input.graph.num_tasks());
+  auto wrong_size = [n](absl::string_view field, size_t size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": ", size, " entries for ", n, " objects (one per object)"));
+  };
+  if (!input.loads.empty()) {
+    if (input.loads.size() != n) return wrong_size("loads", input.loads.size());
+    for (size_t t = 0; t < n; ++t) {
+      const double load = input.loads[t];
+      if (!std::isfinite(load) || load < 0 || load > kMaxObjectLoad) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("loads: object ", t, " has load ", load,
+                         "; loads must be numbers from 0 to ", kMaxObjectLoad));
+      }
+    }
+  }
+  if (!input.state_bytes.empty()) {
+    if (input.state_bytes.size() != n) return wrong_size("state bytes", input.state_bytes.size());
+    for (size_t t = 0; t < n; ++t) {
+      if (input.state_bytes[t] < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "state bytes: object ", t, " has ", input.state_bytes[t], " bytes; must be >= 0"));
+      }
+    }
+  }
+  if (!input.current_slot.empty()) {
+    if (input.current_slot.size() != n) {
+      return wrong_size("current placement", input.current_slot.size());
+    }
+    const int64_t slots = input.allocation.num_slots();
+    for (size_t t = 0; t < n; ++t) {
+      const SlotId s = input.current_slot[t];
+      if (s < 0 || s >= slots) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("current placement: object ", t, " is on slot ", s,
+                         ", outside the allocation's slots 0..", slots - 1));
+      }
+    }
+  } else if (options.restricts_migration()) {
+    return absl::InvalidArgumentError(
+        "a migration limit or cost needs the current placement of every object");
+  }
+  if (n > 0 && input.allocation.num_slots() > kMaxTasks) {
+    return absl::InvalidArgumentError("the allocation has more slots than hopmap supports");
+  }
+  return absl::OkStatus();
+}
+
+std::vector<double> LoadsOf(const BalanceInput& input) {
+  if (!input.loads.empty()) return std::vector<double>(input.loads.begin(), input.loads.end());
+  return std::vector<double>(input.graph.num_tasks(), 1.0);
+}
+
+std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task) {
+  std::vector<double> load(input.allocation.num_slots(), 0.0);
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    load[slot_of_task[t]] += LoadOf(input, static_cast<TaskId>(t));
+  }
+  return load;
+}
+
+LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
+  LoadCap cap;
+  double total = 0;
+  double heaviest = -1;
+  for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
+    const double load = LoadOf(input, t);
+    total += load;
+    if (load > heaviest) {
+      heaviest = load;
+      cap.heaviest = t;
+    }
+  }
+  cap.average = total / static_cast<double>(input.allocation.num_slots());
+  cap.requested = (1.0 + imbalance) * cap.average;
+  cap.cap = std::max(cap.requested, heaviest);
+  return cap;
+}
+
+}  // namespace hopmap

@@ -1,0 +1,88 @@
+// The runtime-remapping problem: many migratable objects per slot, each with a
+// compute load, a load-balance constraint, and optionally a current placement with
+// a migration limit or a migration cost (docs/algorithms.md, "Load balancing").
+#ifndef HOPMAP_CORE_BALANCE_BALANCE_PROBLEM_H_
+#define HOPMAP_CORE_BALANCE_BALANCE_PROBLEM_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/graph/task_graph.h"
+#include "core/topology/allocation.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+// The largest load one object may have: keeps sums of a million loads exact
+// enough in doubles and far from overflow.
+inline constexpr double kMaxObjectLoad = 1e15;
+
+// Objects are the graph's tasks. Spans may be empty (see each); when not, they
+// have one entry per object. The data must outlive the solve.
+struct BalanceInput {
+  const TaskGraph& graph;
+  const Allocation& allocation;
+  // Compute load of every object (any non-negative number); empty: every load is 1.
+  std::span<const double> loads = {};
+  // The slot every object is on now; empty: no current placement.
+  std::span<const SlotId> current_slot = {};
+  // Bytes of every object's state (what a migration moves); empty: 1 per object,
+  // so the byte limit and the cost count objects.
+  std::span<const Bytes> state_bytes = {};
+};
+
+struct BalanceOptions {
+  // Every slot's load must stay <= (1 + imbalance) x the average slot load.
+  double imbalance = 0.05;
+  // With a current placement: at most this many objects change slot (-1: no limit).
+  int64_t max_migrations = -1;
+  // With a current placement: at most this many bytes of state move (-1: no limit).
+  int64_t max_migration_bytes = -1;
+  // With a current placement: each migrated byte of state costs this many
+  // hop-bytes; the search minimises hop-bytes + migration_cost x migrated bytes.
+  double migration_cost = 0;
+  absl::Status Validate() const;
+  // Whether migrations are limited or charged (then from-scratch placements,
+  // which move almost every object, are not what the caller wants).
+  [[nodiscard]] bool restricts_migration() const {
+    return max_migrations >= 0 || max_migration_bytes >= 0 || migration_cost > 0;
+  }
+};
+
+// Checks the spans' sizes and values against the graph and the allocation:
+// InvalidArgument naming the field and the first bad object ("loads: object 3 has
+// load -1; loads must be >= 0"). Also refuses a migration limit or cost without a
+// current placement.
+absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOptions& options);
+
+// The load of object t (1 when input.loads is empty).
+inline double LoadOf(const BalanceInput& input, TaskId t) {
+  return input.loads.empty() ? 1.0 : input.loads[t];
+}
+inline Bytes StateBytesOf(const BalanceInput& input, TaskId t) {
+  return input.state_bytes.empty() ? 1 : input.state_bytes[t];
+}
+// Every object's load (1s when input.loads is empty).
+std::vector<double> LoadsOf(const BalanceInput& input);
+
+// The load every slot carries under slot_of_task.
+std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task);
+
+// The cap the solvers aim at: (1 + imbalance) x average, raised to the heaviest
+// object when one object alone is heavier (then no placement meets the first).
+struct LoadCap {
+  double average = 0;   // total load / slots
+  double requested = 0;  // (1 + imbalance) x average
+  double cap = 0;        // max(requested, heaviest object)
+  TaskId heaviest = kInvalidTask;
+  // Loads within this of the cap count as meeting it (floating-point sums).
+  [[nodiscard]] double tolerance() const { return 1e-9 * (cap > 0 ? cap : 1.0); }
+};
+LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_BALANCE_BALANCE_PROBLEM_H_

@@ -1,0 +1,262 @@
+#include "core/balance/balance_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace hopmap {
+namespace {
+
+// A change of the objective worth applying: hop-bytes are integers, the migration
+// term a double.
+constexpr double kMinGain = 1e-6;
+
+double Tolerance(double cap) { return 1e-9 * std::max(cap, 1.0); }
+
+// Distinct allocation positions of t's neighbours other than `skip`, in
+// neighbour order, written to `out` (stamp[] marks them; `stamp_value` must be new
+// for every call).
+void NeighbourPositions(const BalancedPlacement& p, TaskId t, int32_t skip,
+                        std::vector<int32_t>& stamp, int32_t stamp_value,
+                        std::vector<int32_t>& out) {
+  out.clear();
+  p.graph().ForEachNeighbor(t, [&](TaskId u, Bytes) {
+    const int32_t q = p.position_of(u);
+    if (q == skip || stamp[q] == stamp_value) return;
+    stamp[q] = stamp_value;
+    out.push_back(q);
+  });
+}
+
+}  // namespace
+
+absl::Status BalanceRefineOptions::Validate() const {
+  if (max_passes < 0) return absl::InvalidArgumentError("max_passes must be >= 0");
+  if (swap_candidates < 0) return absl::InvalidArgumentError("swap_candidates must be >= 0");
+  return absl::OkStatus();
+}
+
+BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCondition& stop) {
+  BalanceSearchStats stats;
+  const double tol = Tolerance(cap);
+  const int64_t slots = p.num_slots();
+  const int32_t cores = p.allocation().cores_per_node();
+  // Every slot by load, to find the most and the least loaded in O(log S).
+  std::set<std::pair<double, SlotId>> by_load;
+  for (SlotId s = 0; s < slots; ++s) by_load.emplace(p.slot_load(s), s);
+  std::vector<uint8_t> stuck(slots, 0);
+  std::vector<int32_t> stamp(p.allocation().num_nodes(), -1);
+  std::vector<int32_t> positions;
+  int32_t stamp_value = 0;
+  auto apply = [&](TaskId t, SlotId to, HopBytes delta) {
+    const SlotId from = p.slot_of(t);
+    by_load.erase({p.slot_load(from), from});
+    by_load.erase({p.slot_load(to), to});
+    p.Move(t, to, delta);
+    by_load.emplace(p.slot_load(from), from);
+    by_load.emplace(p.slot_load(to), to);
+    ++stats.moves;
+  };
+  while (!stop.ShouldStop()) {
+    // The most loaded slot that is not stuck.
+    SlotId s = kInvalidSlot;
+    for (auto it = by_load.rbegin(); it != by_load.rend() && it->first > cap + tol; ++it) {
+      if (!stuck[it->second]) {
+        s = it->second;
+        break;
+      }
+    }
+    if (s == kInvalidSlot) break;
+    const double excess = p.slot_load(s) - cap;
+    const int32_t from_position = p.allocation().PositionOfSlot(s);
+    const SlotId least = by_load.begin()->second;
+    // The best move: lowest cost per unit of excess removed, then object, then slot.
+    struct Choice {
+      double score = std::numeric_limits<double>::infinity();
+      TaskId t = kNoTask;
+      SlotId to = kInvalidSlot;
+      HopBytes delta = 0;
+    } best;
+    bool limited = false;  // a move was refused by the migration limits only
+    auto consider = [&](TaskId t, SlotId to, HopBytes delta) {
+      if (to == s || p.slot_load(to) + p.load(t) > cap + tol) return;
+      if (!p.WithinMigrationLimits(t, to)) {
+        limited = true;
+        return;
+      }
+      const double cost = static_cast<double>(delta) + p.MigrationCostDelta(t, to);
+      const double score = cost / std::min(p.load(t), excess);
+      if (score < best.score || (score == best.score && (t < best.t || (t == best.t && to < best.to)))) {
+        best = {score, t, to, delta};
+      }
+    };
+    for (TaskId t : p.objects_on(s)) {
+      if (p.load(t) <= 0) continue;
+      consider(t, p.LeastLoadedSlotAt(from_position), 0);
+      NeighbourPositions(p, t, from_position, stamp, ++stamp_value, positions);
+      for (int32_t q : positions) consider(t, p.LeastLoadedSlotAt(q), p.MoveDelta(t, q));
+      if (p.has_current()) {
+        const SlotId home = p.input().current_slot[t];
+        consider(t, home, p.MoveDelta(t, p.allocation().PositionOfSlot(home)));
+      }
+      consider(t, least, p.MoveDelta(t, least / cores));
+    }
+    if (best.t != kNoTask) {
+      apply(best.t, best.to, best.delta);
+      continue;
+    }
+    // No move brings an object under the cap elsewhere: shed to the least loaded
+    // slot what lowers the larger of the two loads (the best reachable balance).
+    TaskId shed = kNoTask;
+    double shed_max = p.slot_load(s);
+    for (TaskId t : p.objects_on(s)) {
+      if (p.load(t) <= 0) continue;
+      if (!p.WithinMigrationLimits(t, least)) {
+        limited = true;
+        continue;
+      }
+      const double after = std::max(p.slot_load(s) - p.load(t), p.slot_load(least) + p.load(t));
+      if (after < shed_max - tol || (shed != kNoTask && after == shed_max && t < shed)) {
+        shed_max = after;
+        shed = t;
+      }
+    }
+    if (shed != kNoTask && least != s) {
+      apply(shed, least, p.MoveDelta(shed, least / cores));
+      continue;
+    }
+    stuck[s] = 1;
+    if (stats.why_not_balanced.empty()) {
+      stats.why_not_balanced =
+          absl::StrCat("slot ", s, " stays at load ", p.slot_load(s),
+                       limited ? ": the migration limit is reached"
+                               : ": no object move lowers it without overloading another slot");
+    }
+  }
+  stats.balanced = by_load.empty() || by_load.rbegin()->first <= cap + tol;
+  if (stats.balanced) {
+    stats.why_not_balanced.clear();
+  } else if (stats.why_not_balanced.empty()) {
+    stats.why_not_balanced = "the time budget ran out before every slot was under the cap";
+  }
+  return stats;
+}
+
+BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
+                                  const BalanceRefineOptions& options,
+                                  const StopCondition& stop) {
+  BalanceSearchStats stats;
+  const double tol = Tolerance(cap);
+  const TaskId n = p.num_objects();
+  const Allocation& allocation = p.allocation();
+  std::vector<int32_t> stamp(allocation.num_nodes(), -1);
+  int32_t stamp_value = 0;
+  std::vector<int32_t> positions;
+  std::vector<std::pair<HopBytes, int32_t>> candidates;
+  std::vector<TaskId> active(n);
+  for (TaskId t = 0; t < n; ++t) active[t] = t;
+  std::vector<int32_t> woken(n, -1);
+  // Whether a slot may take `add` in place of `remove`: never above max(cap, now).
+  auto fits = [&](SlotId s, double add, double remove) {
+    const double now = p.slot_load(s);
+    return now - remove + add <= std::max(cap, now) + tol;
+  };
+
+  // One object's best improving step; returns whether it moved.
+  auto improve = [&](TaskId t, int32_t pass) -> bool {
+    const int32_t from_position = p.position_of(t);
+    const SlotId from = p.slot_of(t);
+    // Home on the same node: zero hop-bytes, refunds the migration.
+    if (p.migrated(t)) {
+      const SlotId home = p.input().current_slot[t];
+      if (allocation.PositionOfSlot(home) == from_position && fits(home, p.load(t), 0) &&
+          -p.MigrationCostDelta(t, home) > kMinGain) {
+        p.Move(t, home, 0);
+        ++stats.moves;
+        return true;
+      }
+    }
+    NeighbourPositions(p, t, from_position, stamp, ++stamp_value, positions);
+    if (p.has_current()) {
+      const int32_t home_position = allocation.PositionOfSlot(p.input().current_slot[t]);
+      if (home_position != from_position && stamp[home_position] != stamp_value) {
+        positions.push_back(home_position);
+      }
+    }
+    candidates.clear();
+    for (int32_t q : positions) candidates.emplace_back(p.MoveDelta(t, q), q);
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& [delta, q] : candidates) {
+      // The best possible migration refund bounds what the rest can gain.
+      const double refund = p.migrated(t) ? -p.MigrationCostDelta(t, p.input().current_slot[t]) : 0;
+      if (static_cast<double>(delta) - refund >= -kMinGain) break;
+      SlotId to = p.LeastLoadedSlotAt(q);
+      if (p.has_current()) {
+        const SlotId home = p.input().current_slot[t];
+        if (allocation.PositionOfSlot(home) == q && fits(home, p.load(t), 0)) to = home;
+      }
+      if (fits(to, p.load(t), 0)) {
+        const double gain = -(static_cast<double>(delta) + p.MigrationCostDelta(t, to));
+        if (gain > kMinGain && p.WithinMigrationLimits(t, to)) {
+          p.Move(t, to, delta);
+          ++stats.moves;
+          return true;
+        }
+        continue;
+      }
+      // The slot is full: exchange with one of its objects.
+      std::span<const TaskId> there = p.objects_on(to);
+      const int32_t k = std::min<int32_t>(options.swap_candidates, static_cast<int32_t>(there.size()));
+      TaskId partner = kNoTask;
+      HopBytes partner_delta = 0;
+      double partner_gain = kMinGain;
+      for (int32_t i = 0; i < k; ++i) {
+        const TaskId u =
+            there[(static_cast<size_t>(pass) * 7 + static_cast<size_t>(t) + i) % there.size()];
+        if (!fits(to, p.load(t), p.load(u)) || !fits(from, p.load(u), p.load(t))) continue;
+        const HopBytes d = p.MoveDelta(t, q, u) + p.MoveDelta(u, from_position, t);
+        const double gain =
+            -(static_cast<double>(d) + p.MigrationCostDelta(t, to) + p.MigrationCostDelta(u, from));
+        if (gain > partner_gain && p.WithinMigrationLimits(t, to, u)) {
+          partner = u;
+          partner_delta = d;
+          partner_gain = gain;
+        }
+      }
+      if (partner != kNoTask) {
+        p.Swap(t, partner, partner_delta);
+        ++stats.swaps;
+        return true;
+      }
+    }
+    return false;
+  };
+
+  for (int32_t pass = 0; pass < options.max_passes && !active.empty(); ++pass) {
+    if (stop.ShouldStop()) break;
+    ++stats.passes;
+    std::vector<TaskId> next;
+    for (TaskId t : active) {
+      if ((t & 255) == 0 && stop.ShouldStop()) break;
+      if (!improve(t, pass)) continue;
+      // Wake the moved object and its neighbours for the next pass.
+      auto wake = [&](TaskId x) {
+        if (woken[x] != pass) {
+          woken[x] = pass;
+          next.push_back(x);
+        }
+      };
+      wake(t);
+      p.graph().ForEachNeighbor(t, [&](TaskId u, Bytes) { wake(u); });
+    }
+    std::sort(next.begin(), next.end());
+    active = std::move(next);
+  }
+  return stats;
+}
+
+}  // namespace hopmap

@@ -1,0 +1,65 @@
+// The algorithms of the balanced problem (many objects per slot) and the one
+// registry that names them: hopmap's (auto, partition, migrate) and the runtime
+// balancers they are compared with (greedy-lb, refine-lb, block).
+#ifndef HOPMAP_CORE_BALANCE_BALANCERS_H_
+#define HOPMAP_CORE_BALANCE_BALANCERS_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/balance/balance_problem.h"
+#include "core/balance/balance_search.h"
+#include "core/mappers/mapper.h"
+
+namespace hopmap {
+
+struct BalancerInput {
+  const BalanceInput& problem;
+  const BalanceOptions& balance;
+  const MapperOptions& options;
+  const StopCondition& stop;
+  const LoadCap& cap;
+};
+
+struct BalancerOutput {
+  std::vector<SlotId> slot_of_task;  // a slot for every object (any number per slot)
+  // Portfolios (auto) list what they ran and name the winner; others leave these empty.
+  std::vector<Candidate> candidates;
+  std::string winner;
+  // Why the result is not under the requested cap, when the balancer knows.
+  std::string why_not_balanced;
+};
+
+class Balancer {
+ public:
+  virtual ~Balancer() = default;
+  // A slot for every object, or an error saying why this balancer cannot run on
+  // this input (e.g. refine-lb or migrate without a current placement is fine:
+  // they start from a block distribution). Deterministic for a given seed; returns
+  // its best so far once input.stop says so.
+  virtual absl::StatusOr<BalancerOutput> Balance(const BalancerInput& input) const = 0;
+};
+
+struct BalancerInfo {
+  std::string name;
+  std::string description;
+  std::function<std::unique_ptr<Balancer>()> create;
+};
+
+// The one list of balancers, in the order `hopmap algorithms` prints them.
+const std::vector<BalancerInfo>& BuiltinBalancers();
+// NotFound naming the known balancers.
+absl::StatusOr<std::unique_ptr<Balancer>> CreateBalancer(absl::string_view name);
+
+// hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
+// repair if the refinement could not keep a slot under the cap.
+BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
+                                   const StopCondition& stop);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_BALANCE_BALANCERS_H_

@@ -1,0 +1,276 @@
+#include "core/balance/construct.h"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/mappers/metis_lock.h"
+
+namespace hopmap {
+namespace {
+
+static_assert(sizeof(idx_t) == sizeof(int32_t), "hopmap passes METIS 32-bit indices");
+
+// Objects in breadth-first order (components by lowest id), cut into `parts` runs
+// of about equal load.
+std::vector<int32_t> BreadthFirstRuns(const BalanceInput& input, int32_t parts) {
+  const TaskGraph& graph = input.graph;
+  const TaskId n = graph.num_tasks();
+  std::vector<TaskId> order;
+  order.reserve(n);
+  std::vector<uint8_t> seen(n, 0);
+  for (TaskId root = 0; root < n; ++root) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    order.push_back(root);
+    for (size_t head = order.size() - 1; head < order.size(); ++head) {
+      graph.ForEachNeighbor(order[head], [&](TaskId u, Bytes) {
+        if (!seen[u]) {
+          seen[u] = 1;
+          order.push_back(u);
+        }
+      });
+    }
+  }
+  double total = 0;
+  for (TaskId t = 0; t < n; ++t) total += LoadOf(input, t);
+  std::vector<int32_t> part(n, 0);
+  double before = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const TaskId t = order[i];
+    const double load = LoadOf(input, t);
+    const double mid = total > 0 ? (before + load / 2) / total
+                                 : (static_cast<double>(i) + 0.5) / static_cast<double>(n);
+    part[t] = std::min<int32_t>(parts - 1, static_cast<int32_t>(mid * parts));
+    before += load;
+  }
+  return part;
+}
+
+// METIS k-way parts with the loads as vertex weights; false when METIS cannot run.
+bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint64_t seed,
+                std::vector<int32_t>& part) {
+  const TaskGraph& graph = input.graph;
+  const TaskId n = graph.num_tasks();
+  if (graph.num_edges() == 0 ||
+      graph.adjncy().size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    return false;
+  }
+  double max_load = 0;
+  for (TaskId t = 0; t < n; ++t) max_load = std::max(max_load, LoadOf(input, t));
+  // Vertex weights sum to at most 2^30 (idx_t sums must not overflow).
+  const double scale = max_load > 0 ? static_cast<double>(int64_t{1} << 30) / n / max_load : 0;
+  std::vector<idx_t> vwgt(n, 1);
+  if (max_load > 0) {
+    for (TaskId t = 0; t < n; ++t) vwgt[t] = static_cast<idx_t>(std::llround(LoadOf(input, t) * scale));
+  }
+  std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
+  std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
+  std::vector<idx_t> wgt = ScaledMetisEdgeWeights(graph);
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
+  options[METIS_OPTION_NUMBERING] = 0;
+  idx_t nvtxs = n, ncon = 1, nparts = parts, objval = 0;
+  real_t ubvec = static_cast<real_t>(1.0 + imbalance);
+  std::vector<idx_t> metis_part(n, 0);
+  int status;
+  {
+    const MetisCall metis_call;
+    status = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adj.data(), vwgt.data(), nullptr,
+                                 wgt.data(), &nparts, nullptr, &ubvec, options, &objval,
+                                 metis_part.data());
+  }
+  if (status != METIS_OK) return false;
+  part.assign(metis_part.begin(), metis_part.end());
+  return true;
+}
+
+}  // namespace
+
+std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
+                                    std::span<const int32_t> position_of_task) {
+  const Allocation& allocation = input.allocation;
+  const int32_t cores = allocation.cores_per_node();
+  const TaskId n = input.graph.num_tasks();
+  std::vector<SlotId> slot(n, 0);
+  // Objects grouped by position (counting sort, ids ascending within a position).
+  std::vector<int64_t> start(allocation.num_nodes() + 1, 0);
+  for (TaskId t = 0; t < n; ++t) ++start[position_of_task[t] + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<TaskId> grouped(n);
+  {
+    std::vector<int64_t> next(start.begin(), start.end() - 1);
+    for (TaskId t = 0; t < n; ++t) grouped[next[position_of_task[t]]++] = t;
+  }
+  std::vector<double> core_load(cores);
+  for (int32_t position = 0; position < allocation.num_nodes(); ++position) {
+    auto first = grouped.begin() + start[position];
+    auto last = grouped.begin() + start[position + 1];
+    std::stable_sort(first, last,
+                     [&](TaskId a, TaskId b) { return LoadOf(input, a) > LoadOf(input, b); });
+    std::fill(core_load.begin(), core_load.end(), 0.0);
+    for (auto it = first; it != last; ++it) {
+      const int32_t core = static_cast<int32_t>(
+          std::min_element(core_load.begin(), core_load.end()) - core_load.begin());
+      core_load[core] += LoadOf(input, *it);
+      slot[*it] = position * cores + core;
+    }
+  }
+  return slot;
+}
+
+std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       std::string* note) {
+  const TaskGraph& graph = input.graph;
+  const Allocation& allocation = input.allocation;
+  const TaskId n = graph.num_tasks();
+  const int32_t nodes = allocation.num_nodes();
+  std::vector<int32_t> part(n, 0);
+  std::string how = "one part";
+  if (nodes > 1 && n <= nodes) {
+    std::iota(part.begin(), part.end(), 0);  // an object per node: map the graph itself
+    how = "an object per node";
+  } else if (nodes > 1) {
+    if (MetisParts(input, nodes, node_imbalance, options.seed, part)) {
+      how = "METIS k-way by load";
+    } else {
+      part = BreadthFirstRuns(input, nodes);
+      how = "breadth-first runs by load";
+    }
+  }
+  // The parts onto the nodes: the quotient graph mapped one part per node.
+  std::vector<int32_t> position_of_part(nodes);
+  std::iota(position_of_part.begin(), position_of_part.end(), 0);
+  if (nodes > 1 && graph.num_edges() > 0) {
+    TaskGraphBuilder builder(nodes);
+    absl::Status added = absl::OkStatus();
+    for (TaskId u = 0; u < n && added.ok(); ++u) {
+      graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
+        if (u < v && part[u] != part[v] && added.ok()) added = builder.AddTraffic(part[u], part[v], w);
+      });
+    }
+    absl::StatusOr<TaskGraph> quotient =
+        added.ok() ? std::move(builder).Build() : absl::StatusOr<TaskGraph>(added);
+    absl::StatusOr<Allocation> one_per_node =
+        Allocation::Create(allocation.shared_machine(), allocation.nodes(), 1);
+    absl::StatusOr<std::unique_ptr<Mapper>> mapper = BuiltinMappers().Create("auto");
+    if (quotient.ok() && one_per_node.ok() && mapper.ok()) {
+      // The quotient's share of the budget: a third of what is left.
+      const absl::Time now = absl::Now();
+      const absl::Time until = now + (stop.deadline() - now) / 3;
+      const StopCondition quotient_stop = stop.Until(until);
+      MapperOptions quotient_options = options;
+      quotient_options.time_limit_seconds =
+          std::max(1e-3, absl::ToDoubleSeconds(until - now));
+      absl::StatusOr<MapOutput> out =
+          (*mapper)->Map({*quotient, *one_per_node, quotient_options, quotient_stop});
+      if (out.ok()) {
+        position_of_part = std::move(out->slot_of_task);
+        how = absl::StrCat(how, ", parts mapped by ", out->winner.empty() ? "auto" : out->winner);
+      }
+    }
+  }
+  std::vector<int32_t> position_of_task(n);
+  for (TaskId t = 0; t < n; ++t) position_of_task[t] = position_of_part[part[t]];
+  if (note != nullptr) *note = how;
+  return SpreadOverCores(input, position_of_task);
+}
+
+std::vector<SlotId> BlockPlacement(const BalanceInput& input) {
+  const TaskId n = input.graph.num_tasks();
+  const int64_t slots = input.allocation.num_slots();
+  double total = 0;
+  for (TaskId t = 0; t < n; ++t) total += LoadOf(input, t);
+  std::vector<SlotId> slot(n);
+  double before = 0;
+  for (TaskId t = 0; t < n; ++t) {
+    const double load = LoadOf(input, t);
+    const double mid = total > 0 ? (before + load / 2) / total
+                                 : (static_cast<double>(t) + 0.5) / static_cast<double>(n);
+    slot[t] = static_cast<SlotId>(std::min<int64_t>(slots - 1, static_cast<int64_t>(mid * slots)));
+    before += load;
+  }
+  return slot;
+}
+
+std::vector<SlotId> GreedyLbPlacement(const BalanceInput& input) {
+  const TaskId n = input.graph.num_tasks();
+  std::vector<TaskId> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](TaskId a, TaskId b) { return LoadOf(input, a) > LoadOf(input, b); });
+  using Entry = std::pair<double, SlotId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> least;
+  for (SlotId s = 0; s < input.allocation.num_slots(); ++s) least.emplace(0.0, s);
+  std::vector<SlotId> slot(n);
+  for (TaskId t : order) {
+    auto [load, s] = least.top();
+    least.pop();
+    slot[t] = s;
+    least.emplace(load + LoadOf(input, t), s);
+  }
+  return slot;
+}
+
+std::vector<SlotId> RefineLbPlacement(const BalanceInput& input, std::span<const SlotId> start,
+                                      double cap) {
+  const int64_t slots = input.allocation.num_slots();
+  std::vector<SlotId> slot(start.begin(), start.end());
+  std::vector<double> load = SlotLoads(input, slot);
+  std::vector<std::vector<TaskId>> objects(slots);
+  for (TaskId t = 0; t < static_cast<TaskId>(slot.size()); ++t) objects[slot[t]].push_back(t);
+  std::set<std::pair<double, SlotId>> by_load;
+  for (SlotId s = 0; s < slots; ++s) by_load.emplace(load[s], s);
+  const double tol = 1e-9 * std::max(cap, 1.0);
+  std::vector<uint8_t> stuck(slots, 0);
+  while (true) {
+    SlotId heavy = kInvalidSlot;
+    for (auto it = by_load.rbegin(); it != by_load.rend() && it->first > cap + tol; ++it) {
+      if (!stuck[it->second]) {
+        heavy = it->second;
+        break;
+      }
+    }
+    if (heavy == kInvalidSlot) break;
+    const SlotId light = by_load.begin()->second;
+    // The heaviest object that fits on the light slot (lowest id on ties).
+    int32_t pick = -1;
+    std::vector<TaskId>& here = objects[heavy];
+    for (int32_t i = 0; i < static_cast<int32_t>(here.size()); ++i) {
+      const double w = LoadOf(input, here[i]);
+      if (w <= 0 || load[light] + w > cap + tol) continue;
+      if (pick < 0 || w > LoadOf(input, here[pick]) ||
+          (w == LoadOf(input, here[pick]) && here[i] < here[pick])) {
+        pick = i;
+      }
+    }
+    if (pick < 0 || light == heavy) {
+      stuck[heavy] = 1;
+      continue;
+    }
+    const TaskId t = here[pick];
+    const double w = LoadOf(input, t);
+    here.erase(here.begin() + pick);
+    objects[light].push_back(t);
+    by_load.erase({load[heavy], heavy});
+    by_load.erase({load[light], light});
+    load[heavy] -= w;
+    load[light] += w;
+    by_load.emplace(load[heavy], heavy);
+    by_load.emplace(load[light], light);
+    slot[t] = light;
+  }
+  return slot;
+}
+
+}  // namespace hopmap

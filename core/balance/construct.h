@@ -1,0 +1,49 @@
+// Placements of many objects per slot built from scratch: hopmap's construction
+// (METIS parts per node, the parts mapped onto the network) and what runtimes use
+// instead (a block distribution, Charm++'s GreedyLB and RefineLB).
+#ifndef HOPMAP_CORE_BALANCE_CONSTRUCT_H_
+#define HOPMAP_CORE_BALANCE_CONSTRUCT_H_
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/balance/balance_problem.h"
+#include "core/mappers/mapper.h"
+
+namespace hopmap {
+
+// Objects cut into one part per allocated node by METIS k-way (vertex weights: the
+// loads; parts within `node_imbalance` of the average), the parts' quotient graph
+// mapped onto the nodes by `auto` (one part per node) within `stop`, then each
+// node's objects spread over its cores heaviest first (SpreadOverCores). Without
+// edges or when METIS fails, runs of the breadth-first order cut by load.
+// `note`: how the parts were made.
+std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       std::string* note = nullptr);
+
+// Every node's objects (position_of_task[t] = allocation position) spread over
+// its cores: heaviest object first onto the least loaded core (lowest core on
+// ties; Graham's LPT).
+std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
+                                    std::span<const int32_t> position_of_task);
+
+// Objects in id order cut into contiguous runs of about equal load, one per slot
+// (a runtime's default block mapping of an array of objects).
+std::vector<SlotId> BlockPlacement(const BalanceInput& input);
+
+// Charm++'s GreedyLB: heaviest object first (lowest id on ties) onto the least
+// loaded slot (lowest slot on ties); communication is not looked at.
+std::vector<SlotId> GreedyLbPlacement(const BalanceInput& input);
+
+// Charm++'s RefineLB: from `start`, while a slot is above `cap`, moves the heaviest
+// of its objects that fits under the cap on the least loaded slot there, most
+// loaded slot first; communication is not looked at, few objects move.
+std::vector<SlotId> RefineLbPlacement(const BalanceInput& input, std::span<const SlotId> start,
+                                      double cap);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_BALANCE_CONSTRUCT_H_

@@ -1,0 +1,333 @@
+// The balanced problem: validation, the placement's exact bookkeeping, the loaded
+// lower bound against brute force, and the balancers' promises.
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/balance/balance_problem.h"
+#include "core/balance/balance_search.h"
+#include "core/balance/balanced_placement.h"
+#include "core/balance/balancers.h"
+#include "core/balance/construct.h"
+#include "core/balance/solve_balanced.h"
+#include "core/mappers/random_stream.h"
+#include "core/metrics/lower_bound.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/mappers/search_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::BruteHopBytes;
+using ::hopmap::testing::Generate;
+using ::hopmap::testing::RandomGraph;
+using ::hopmap::testing::WholeTorus;
+using ::testing::HasSubstr;
+
+std::vector<double> RandomLoads(TaskId n, double lo, double hi, uint64_t seed) {
+  RandomStream random(seed, 7);
+  std::vector<double> loads(n);
+  for (double& l : loads) l = lo + (hi - lo) * random.Unit();
+  return loads;
+}
+
+double MaxSlotLoad(const BalanceInput& input, const std::vector<SlotId>& slot_of_task) {
+  std::vector<double> loads = SlotLoads(input, slot_of_task);
+  return *std::max_element(loads.begin(), loads.end());
+}
+
+TEST(BalanceInputTest, RefusesBadFieldsByName) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({2, 2}, 1);
+  std::vector<double> loads(16, 1.0);
+  const BalanceOptions defaults;
+  loads[3] = -1;
+  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, defaults).message()),
+              HasSubstr("loads: object 3 has load -1"));
+  loads[3] = 1;
+  std::vector<double> short_loads(15, 1.0);
+  EXPECT_THAT(
+      std::string(ValidateBalanceInput({graph, allocation, short_loads}, defaults).message()),
+      HasSubstr("loads: 15 entries for 16 objects"));
+  std::vector<SlotId> current(16, 0);
+  current[5] = 4;
+  EXPECT_THAT(
+      std::string(ValidateBalanceInput({graph, allocation, loads, current}, defaults).message()),
+      HasSubstr("current placement: object 5 is on slot 4, outside the allocation's slots 0..3"));
+  BalanceOptions negative;
+  negative.imbalance = -0.1;
+  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, negative).message()),
+              HasSubstr("imbalance -0.1 must be a number >= 0"));
+  BalanceOptions limited;
+  limited.max_migrations = 3;
+  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, limited).message()),
+              HasSubstr("needs the current placement"));
+  std::vector<Bytes> state(16, 1);
+  state[2] = -5;
+  current[5] = 0;
+  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads, current, state}, limited)
+                              .message()),
+              HasSubstr("state bytes: object 2 has -5 bytes"));
+}
+
+TEST(BalancedPlacementTest, KeepsHopBytesLoadsAndMigrationsExact) {
+  const TaskGraph graph = RandomGraph(40, 0.2, 100, 3);
+  const Allocation allocation = WholeTorus({3, 3}, 2);
+  const std::vector<double> loads = RandomLoads(40, 0.5, 2.0, 4);
+  std::vector<SlotId> current(40);
+  for (TaskId t = 0; t < 40; ++t) current[t] = t % 18;
+  std::vector<Bytes> state(40);
+  for (TaskId t = 0; t < 40; ++t) state[t] = 10 + t;
+  const BalanceInput input{graph, allocation, loads, current, state};
+  BalanceOptions options;
+  options.migration_cost = 0.5;
+  BalancedPlacement p(input, options, current);
+  RandomStream random(9, 0);
+  for (int step = 0; step < 300; ++step) {
+    const TaskId t = static_cast<TaskId>(random.Below(40));
+    if (step % 3 == 0) {
+      const TaskId u = static_cast<TaskId>(random.Below(40));
+      if (u == t) continue;
+      const HopBytes d = p.MoveDelta(t, p.position_of(u), u) + p.MoveDelta(u, p.position_of(t), t);
+      p.Swap(t, u, d);
+    } else {
+      const SlotId to = static_cast<SlotId>(random.Below(18));
+      p.Move(t, to, p.MoveDelta(t, allocation.PositionOfSlot(to)));
+    }
+    ASSERT_EQ(p.hop_bytes(), BruteHopBytes(graph, allocation, p.slot_of_task())) << step;
+  }
+  const std::vector<double> slot_loads = SlotLoads(input, p.slot_of_task());
+  int64_t migrated = 0;
+  Bytes bytes = 0;
+  for (TaskId t = 0; t < 40; ++t) {
+    if (p.slot_of(t) != current[t]) {
+      ++migrated;
+      bytes += state[t];
+    }
+  }
+  for (SlotId s = 0; s < 18; ++s) {
+    EXPECT_NEAR(p.slot_load(s), slot_loads[s], 1e-9);
+    for (TaskId t : p.objects_on(s)) EXPECT_EQ(p.slot_of(t), s);
+  }
+  EXPECT_EQ(p.migrated_objects(), migrated);
+  EXPECT_EQ(p.migrated_bytes(), bytes);
+  EXPECT_DOUBLE_EQ(p.objective(), static_cast<double>(p.hop_bytes()) + 0.5 * bytes);
+}
+
+// With unit loads and nodes holding `cores` of them, the loaded bound is the
+// degree bound.
+TEST(LoadedLowerBoundTest, UnitLoadsGiveTheDegreeBound) {
+  for (int32_t cores : {1, 2, 4}) {
+    const TaskGraph graph = RandomGraph(30, 0.3, 50, 11 + cores);
+    const Allocation allocation = WholeTorus({4, 4}, cores);
+    const std::vector<double> ones(30, 1.0);
+    EXPECT_EQ(LoadedDegreeLowerBound(graph, allocation, ones, cores).value,
+              DegreeLowerBound(graph, allocation).value)
+        << cores;
+  }
+}
+
+// Every placement of 7 objects with random loads onto 4 nodes within the node
+// capacity: the bound is at most the best of them.
+TEST(LoadedLowerBoundTest, NeverAboveTheBruteForceOptimum) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const TaskGraph graph = RandomGraph(7, 0.6, 100, seed);
+    const Allocation allocation = WholeTorus({4}, 1);
+    const std::vector<double> loads = RandomLoads(7, 0.0, 3.0, seed);
+    const double total = std::accumulate(loads.begin(), loads.end(), 0.0);
+    const double capacity =
+        std::max(1.2 * total / 4, *std::max_element(loads.begin(), loads.end()));
+    HopBytes best = -1;
+    std::vector<SlotId> slot(7, 0);
+    std::function<void(TaskId)> enumerate = [&](TaskId t) {
+      if (t == 7) {
+        std::vector<double> node(4, 0);
+        for (TaskId u = 0; u < 7; ++u) node[slot[u]] += loads[u];
+        if (*std::max_element(node.begin(), node.end()) > capacity) return;
+        const HopBytes hb = BruteHopBytes(graph, allocation, slot);
+        if (best < 0 || hb < best) best = hb;
+        return;
+      }
+      for (SlotId s = 0; s < 4; ++s) {
+        slot[t] = s;
+        enumerate(t + 1);
+      }
+    };
+    enumerate(0);
+    ASSERT_GE(best, 0);
+    const LowerBound bound = LoadedDegreeLowerBound(graph, allocation, loads, capacity);
+    EXPECT_LE(bound.value, best) << seed;
+    EXPECT_EQ(bound.method, "degree-loads");
+  }
+}
+
+MappingReport Solve(const BalanceInput& input, const std::string& algorithm,
+                    const BalanceOptions& balance = {}, int threads = 1) {
+  MapperOptions options;
+  options.threads = threads;
+  options.time_limit_seconds = 5;
+  absl::StatusOr<MappingReport> report = SolveBalancedMapping(input, algorithm, options, balance);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *std::move(report) : MappingReport{};
+}
+
+// A 32x32 stencil with loads 0.5..1.5 on a 4x4 torus of 4 cores (64 slots).
+TEST(BalancedSolveTest, PartitionIsBalancedAndBeatsTheCommunicationBlindBalancers) {
+  const TaskGraph graph = Generate("stencil2d-5", {32, 32});
+  const Allocation allocation = WholeTorus({4, 4}, 4);
+  const std::vector<double> loads = RandomLoads(1024, 0.5, 1.5, 5);
+  const BalanceInput input{graph, allocation, loads};
+  const MappingReport ours = Solve(input, "partition");
+  const MappingReport greedy = Solve(input, "greedy-lb");
+  ASSERT_TRUE(ours.balance.has_value());
+  EXPECT_TRUE(ours.balance->balanced) << ours.balance->note;
+  EXPECT_LE(ours.balance->max_load, 1.05 * ours.balance->avg_load + 1e-9);
+  EXPECT_EQ(ours.hop_bytes, BruteHopBytes(graph, allocation, ours.slot_of_task));
+  EXPECT_LT(ours.hop_bytes, greedy.hop_bytes / 2) << greedy.hop_bytes;
+  EXPECT_LE(ours.lower_bound.value, ours.hop_bytes);
+  // Each object's four neighbours fit on its node, so the bound is 0 here.
+  EXPECT_EQ(ours.lower_bound.method, "degree-loads");
+  EXPECT_EQ(ours.slot_of_task.size(), 1024u);
+  EXPECT_FALSE(ours.balance->has_current);
+}
+
+TEST(BalancedSolveTest, IsDeterministicForAnyThreadCount) {
+  const TaskGraph graph = Generate("stencil3d-7", {8, 8, 8});
+  const Allocation allocation = WholeTorus({2, 2, 2}, 4);
+  const std::vector<double> loads = RandomLoads(512, 0.2, 3.0, 8);
+  const BalanceInput input{graph, allocation, loads};
+  BalanceOptions balance;
+  MapperOptions options;
+  options.iteration_limit = 0;
+  const MappingReport one = Solve(input, "partition", balance, 1);
+  const MappingReport two = Solve(input, "partition", balance, 2);
+  EXPECT_EQ(one.slot_of_task, two.slot_of_task);
+}
+
+TEST(BalancedSolveTest, AnObjectHeavierThanTheCapIsReportedNotHidden) {
+  const TaskGraph graph = Generate("ring", {}, 40);
+  const Allocation allocation = WholeTorus({4}, 2);
+  std::vector<double> loads(40, 1.0);
+  loads[17] = 30;  // average 69 / 8 = 8.6; the cap is 9.06
+  const MappingReport report = Solve({graph, allocation, loads}, "auto");
+  ASSERT_TRUE(report.balance.has_value());
+  EXPECT_FALSE(report.balance->balanced);
+  EXPECT_THAT(report.balance->note, HasSubstr("object 17 alone has load 30"));
+  EXPECT_DOUBLE_EQ(report.balance->max_load, 30);  // nothing shares its slot
+}
+
+TEST(BalancedSolveTest, OneObjectPerCoreIsTheSpecialCase) {
+  const TaskGraph graph = Generate("stencil2d-5", {8, 8});
+  const Allocation allocation = WholeTorus({4, 4}, 4);
+  const MappingReport report = Solve({graph, allocation}, "auto");
+  ASSERT_TRUE(report.balance.has_value());
+  EXPECT_TRUE(report.balance->balanced);
+  EXPECT_EQ(report.balance->max_load, 1.0);
+  std::vector<SlotId> sorted = report.slot_of_task;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+}
+
+// A balanced placement, then 10% of the objects double their load: the migration
+// mode rebalances moving few objects, within the limits it is given.
+TEST(BalancedSolveTest, MigrateRebalancesWithinTheLimits) {
+  const TaskGraph graph = Generate("stencil2d-5", {32, 32});
+  const Allocation allocation = WholeTorus({4, 4}, 4);
+  std::vector<double> loads = RandomLoads(1024, 0.5, 1.5, 5);
+  const MappingReport before = Solve({graph, allocation, loads}, "partition");
+  RandomStream random(21, 0);
+  for (int i = 0; i < 102; ++i) loads[random.Below(1024)] *= 2;
+  const std::vector<SlotId>& current = before.slot_of_task;
+  const MappingReport after = Solve({graph, allocation, loads, current}, "migrate");
+  ASSERT_TRUE(after.balance.has_value());
+  EXPECT_TRUE(after.balance->balanced) << after.balance->note;
+  EXPECT_TRUE(after.balance->has_current);
+  EXPECT_GT(after.balance->current_max_load, after.balance->requested_cap);
+  EXPECT_LE(after.balance->migrated_objects, 1024 * 15 / 100);
+  EXPECT_EQ(after.baseline_hop_bytes, BruteHopBytes(graph, allocation, current));
+  for (const ObjectMove& move : after.balance->moves) {
+    EXPECT_EQ(move.from, current[move.task]);
+    EXPECT_EQ(move.to, after.slot_of_task[move.task]);
+  }
+  // A limit of 5 objects holds, and the report says why the balance was not reached.
+  BalanceOptions limited;
+  limited.max_migrations = 5;
+  const MappingReport held = Solve({graph, allocation, loads, current}, "migrate", limited);
+  ASSERT_TRUE(held.balance.has_value());
+  EXPECT_LE(held.balance->migrated_objects, 5);
+  EXPECT_FALSE(held.balance->balanced);
+  EXPECT_THAT(held.balance->note, HasSubstr("migration limit"));
+  // A byte limit too.
+  BalanceOptions bytes;
+  bytes.max_migration_bytes = 20;
+  const MappingReport byte_held = Solve({graph, allocation, loads, current}, "migrate", bytes);
+  EXPECT_LE(byte_held.balance->migrated_bytes, 20);
+}
+
+// With a migration cost, a move must pay for itself: a huge cost leaves only the
+// moves the balance needs; no cost lets the search move more for hop-bytes.
+TEST(BalancedSolveTest, MigrationCostTradesHopBytesForMoves) {
+  const TaskGraph graph = Generate("stencil2d-5", {16, 16});
+  const Allocation allocation = WholeTorus({2, 2}, 4);
+  const std::vector<double> loads(256, 1.0);
+  // A balanced but communication-blind start: 16 random objects per slot.
+  std::vector<SlotId> current(256);
+  std::vector<TaskId> order(256);
+  std::iota(order.begin(), order.end(), 0);
+  RandomStream random(4, 0);
+  for (TaskId i = 255; i > 0; --i) std::swap(order[i], order[random.Below(i + 1)]);
+  for (TaskId i = 0; i < 256; ++i) current[order[i]] = i % 16;
+  BalanceOptions cheap;
+  cheap.migration_cost = 0;
+  BalanceOptions dear;
+  dear.migration_cost = 1e12;
+  const MappingReport free_moves = Solve({graph, allocation, loads, current}, "migrate", cheap);
+  const MappingReport no_moves = Solve({graph, allocation, loads, current}, "migrate", dear);
+  EXPECT_EQ(no_moves.balance->migrated_objects, 0);
+  EXPECT_EQ(no_moves.hop_bytes, no_moves.baseline_hop_bytes);
+  EXPECT_GT(free_moves.balance->migrated_objects, 0);
+  EXPECT_LT(free_moves.hop_bytes, free_moves.baseline_hop_bytes);
+}
+
+TEST(BalancedSolveTest, RuntimeBalancersKeepTheirPromises) {
+  const TaskGraph graph = Generate("stencil2d-5", {16, 16});
+  const Allocation allocation = WholeTorus({4, 4}, 2);
+  const std::vector<double> loads = RandomLoads(256, 0.1, 1.0, 2);
+  const BalanceInput input{graph, allocation, loads};
+  const LoadCap cap = ComputeLoadCap(input, 0.05);
+  // GreedyLB: many small objects end within the cap.
+  EXPECT_LE(MaxSlotLoad(input, GreedyLbPlacement(input)), cap.requested);
+  // RefineLB from the block distribution: within the cap, moving few objects.
+  const std::vector<SlotId> block = BlockPlacement(input);
+  const std::vector<SlotId> refined = RefineLbPlacement(input, block, cap.cap);
+  EXPECT_LE(MaxSlotLoad(input, refined), cap.cap + 1e-9);
+  int moved = 0;
+  for (TaskId t = 0; t < 256; ++t) moved += refined[t] != block[t];
+  EXPECT_LT(moved, 64);
+  // Block: contiguous runs.
+  EXPECT_TRUE(std::is_sorted(block.begin(), block.end()));
+}
+
+TEST(BalancedSolveTest, ErrorsAreClear) {
+  const TaskGraph graph = Generate("ring", {}, 10);
+  const Allocation allocation = WholeTorus({2}, 1);
+  MapperOptions options;
+  absl::StatusOr<MappingReport> unknown =
+      SolveBalancedMapping({graph, allocation}, "greedy", options, {});
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("greedy-lb"));
+  options.objective = Objective::kCongestion;
+  EXPECT_THAT(
+      std::string(SolveBalancedMapping({graph, allocation}, "auto", options, {}).status().message()),
+      HasSubstr("objective congestion"));
+  absl::StatusOr<MappingReport> bad =
+      EvaluateBalancedMapping({graph, allocation}, std::vector<SlotId>(10, 2), {},
+                              Routing::kDimensionOrder);
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("object 0 is on slot 2"));
+}
+
+}  // namespace
+}  // namespace hopmap
