@@ -208,24 +208,32 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
         }
         continue;
       }
-      // The slot is full: exchange with one of its objects.
-      std::span<const TaskId> there = p.objects_on(to);
-      const int32_t k = std::min<int32_t>(options.swap_candidates, static_cast<int32_t>(there.size()));
+      // The slot is full: exchange with an object of node q, tried among t's own
+      // neighbours there (a boundary pair often gains on both sides) and a window
+      // of the chosen slot's objects.
       TaskId partner = kNoTask;
       HopBytes partner_delta = 0;
       double partner_gain = kMinGain;
-      for (int32_t i = 0; i < k; ++i) {
-        const TaskId u =
-            there[(static_cast<size_t>(pass) * 7 + static_cast<size_t>(t) + i) % there.size()];
-        if (!fits(to, p.load(t), p.load(u)) || !fits(from, p.load(u), p.load(t))) continue;
+      auto try_partner = [&](TaskId u) {
+        const SlotId su = p.slot_of(u);
+        if (!fits(su, p.load(t), p.load(u)) || !fits(from, p.load(u), p.load(t))) return;
         const HopBytes d = p.MoveDelta(t, q, u) + p.MoveDelta(u, from_position, t);
         const double gain =
-            -(static_cast<double>(d) + p.MigrationCostDelta(t, to) + p.MigrationCostDelta(u, from));
-        if (gain > partner_gain && p.WithinMigrationLimits(t, to, u)) {
+            -(static_cast<double>(d) + p.MigrationCostDelta(t, su) + p.MigrationCostDelta(u, from));
+        if (gain > partner_gain && p.WithinMigrationLimits(t, su, u)) {
           partner = u;
           partner_delta = d;
           partner_gain = gain;
         }
+      };
+      p.graph().ForEachNeighbor(t, [&](TaskId u, Bytes) {
+        if (p.position_of(u) == q) try_partner(u);
+      });
+      std::span<const TaskId> there = p.objects_on(to);
+      const int32_t k = std::min<int32_t>(options.swap_candidates, static_cast<int32_t>(there.size()));
+      for (int32_t i = 0; i < k; ++i) {
+        try_partner(
+            there[(static_cast<size_t>(pass) * 7 + static_cast<size_t>(t) + i) % there.size()]);
       }
       if (partner != kNoTask) {
         p.Swap(t, partner, partner_delta);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
+#include "tbb/parallel_for.h"
 
 namespace hopmap {
 namespace {
@@ -17,8 +18,7 @@ double Seconds(absl::Time since) { return absl::ToDoubleSeconds(absl::Now() - si
 // The node-level tolerance METIS is given: spreading a node's objects over its
 // cores adds imbalance of its own, which the repair then removes.
 double NodeImbalance(const BalancerInput& in) {
-  const double eps = in.balance.imbalance;
-  return std::max(0.001, in.problem.allocation.cores_per_node() == 1 ? 0.8 * eps : 0.5 * eps);
+  return std::max(0.001, 0.5 * in.balance.imbalance);
 }
 
 // A from-scratch placement ignores the current one: its search must not be held
@@ -27,34 +27,106 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
   return BalanceInput{in.graph, in.allocation, in.loads, {}, in.state_bytes};
 }
 
+// Three constructions from scratch, each repaired and refined, run in parallel:
+// the recursive bisection by load with two seeds (its cuts vary a lot with METIS's
+// seed) and METIS k-way with the parts mapped by auto; the best is kept (Rank,
+// then the order above), so the result does not depend on the threads.
 class PartitionBalancer final : public Balancer {
  public:
-  absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override {
-    const BalanceInput scratch = WithoutCurrent(in.problem);
-    const BalanceOptions free_options{.imbalance = in.balance.imbalance};
-    std::vector<SlotId> start = PartitionPlacement(scratch, NodeImbalance(in), in.options, in.stop);
-    BalancedPlacement placement(scratch, free_options, std::move(start));
-    const BalanceSearchStats stats = RepairAndRefine(placement, in.cap.cap, in.stop);
-    BalancerOutput out;
-    out.why_not_balanced = stats.why_not_balanced;
-    out.slot_of_task = std::move(placement).Release();
-    return out;
-  }
+  absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
 };
+
+// How placements are compared: within the cap first, then the lower hop-bytes +
+// migration cost, then fewer migrated objects.
+std::tuple<bool, double, int64_t> Rank(const BalancedPlacement& p, double cap) {
+  double max_load = 0;
+  for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
+  return {max_load > cap + 1e-9 * std::max(cap, 1.0), p.objective(), p.migrated_objects()};
+}
+
+// What moving each object costs, for the remapping bisection: the caller's
+// migration cost x its state bytes; without one, kDefaultStayHops hops on every
+// byte of its edges (moving is then worth it only for a clear gain).
+constexpr double kDefaultStayHops = 2.0;
+std::vector<int64_t> StayCosts(const BalancerInput& in) {
+  const TaskId n = in.problem.graph.num_tasks();
+  std::vector<int64_t> stay(n);
+  constexpr double kMaxStay = static_cast<double>(int64_t{1} << 40);
+  for (TaskId t = 0; t < n; ++t) {
+    double cost;
+    if (in.balance.migration_cost > 0) {
+      cost = in.balance.migration_cost * static_cast<double>(StateBytesOf(in.problem, t));
+    } else {
+      Bytes bytes = 0;
+      in.problem.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { bytes += w; });
+      cost = kDefaultStayHops * static_cast<double>(bytes);
+    }
+    stay[t] = static_cast<int64_t>(std::min(cost, kMaxStay));
+  }
+  return stay;
+}
+
+// From the current placement (a block distribution without one), the better of:
+// "repair", moves that fix the balance at least cost then moves that pay for their
+// migration; and "remap", the recursive bisection by load weighing each object's
+// current node (Scotch's remapping), then the same repair and refinement. Limits
+// hold for both; ranked as auto ranks.
+absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& in) const {
+  const BalanceInput scratch = WithoutCurrent(in.problem);
+  const BalanceOptions free_options{.imbalance = in.balance.imbalance};
+  constexpr int kRuns = 3;
+  std::vector<std::vector<SlotId>> result(kRuns);
+  std::vector<std::tuple<bool, double, int64_t>> rank(kRuns);
+  std::vector<std::string> why(kRuns);
+  tbb::parallel_for(0, kRuns, [&](int run) {
+    MapperOptions options = in.options;
+    options.seed = in.options.seed + static_cast<uint64_t>(run == 1);
+    std::vector<SlotId> start =
+        run == 2 ? PartitionPlacement(scratch, NodeImbalance(in), options, in.stop)
+                 : BisectionPlacement(scratch, NodeImbalance(in), options, in.stop);
+    BalancedPlacement placement(scratch, free_options, std::move(start));
+    why[run] = RepairAndRefine(placement, in.cap.cap, in.stop).why_not_balanced;
+    rank[run] = Rank(placement, in.cap.cap);
+    result[run] = std::move(placement).Release();
+  });
+  const int best = static_cast<int>(std::min_element(rank.begin(), rank.end()) - rank.begin());
+  BalancerOutput out;
+  out.slot_of_task = std::move(result[best]);
+  out.why_not_balanced = std::move(why[best]);
+  return out;
+}
 
 class MigrateBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override {
-    std::vector<SlotId> start =
+    std::vector<SlotId> current =
         in.problem.current_slot.empty()
             ? BlockPlacement(in.problem)
             : std::vector<SlotId>(in.problem.current_slot.begin(), in.problem.current_slot.end());
-    BalancedPlacement placement(in.problem, in.balance, std::move(start));
-    const BalanceSearchStats stats = RepairAndRefine(placement, in.cap.cap, in.stop);
     BalancerOutput out;
-    out.why_not_balanced = stats.why_not_balanced;
-    out.slot_of_task = std::move(placement).Release();
+    BalancedPlacement repaired(in.problem, in.balance, current);
+    const BalanceSearchStats repair_stats = RepairAndRefine(repaired, in.cap.cap, in.stop);
+    out.slot_of_task = repaired.slot_of_task();
+    out.why_not_balanced = repair_stats.why_not_balanced;
+    if (in.problem.current_slot.empty() || in.stop.ShouldStop()) return out;
+
+    const std::vector<int64_t> stay = StayCosts(in);
+    BalancedPlacement remapped(in.problem, in.balance,
+                               BisectionPlacement(in.problem, NodeImbalance(in), in.options,
+                                                  in.stop, nullptr, stay));
+    const BalanceSearchStats remap_stats = RepairAndRefine(remapped, in.cap.cap, in.stop);
+    if (!WithinLimits(remapped, in.balance)) return out;
+    if (Rank(remapped, in.cap.cap) < Rank(repaired, in.cap.cap)) {
+      out.slot_of_task = remapped.slot_of_task();
+      out.why_not_balanced = remap_stats.why_not_balanced;
+    }
     return out;
+  }
+
+ private:
+  static bool WithinLimits(const BalancedPlacement& p, const BalanceOptions& balance) {
+    return (balance.max_migrations < 0 || p.migrated_objects() <= balance.max_migrations) &&
+           (balance.max_migration_bytes < 0 || p.migrated_bytes() <= balance.max_migration_bytes);
   }
 };
 
@@ -118,11 +190,7 @@ class AutoBalancer final : public Balancer {
       // Measured against the caller's current placement and rules.
       const BalancedPlacement measured(in.problem, in.balance, out->slot_of_task);
       candidate.hop_bytes = measured.hop_bytes();
-      double max_load = 0;
-      for (SlotId s = 0; s < measured.num_slots(); ++s) max_load = std::max(max_load, measured.slot_load(s));
-      const std::tuple<bool, double, int64_t> rank{
-          max_load > in.cap.cap + 1e-9 * std::max(in.cap.cap, 1.0), measured.objective(),
-          measured.migrated_objects()};
+      const std::tuple<bool, double, int64_t> rank = Rank(measured, in.cap.cap);
       best.candidates.push_back(std::move(candidate));
       if (best.winner.empty() || rank < best_rank) {
         best_rank = rank;
@@ -148,12 +216,13 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
       "rules it out); keeps the best",
       [] { return std::unique_ptr<Balancer>(new AutoBalancer()); });
   add("partition",
-      "METIS k-way parts by load, one per node, the parts mapped onto the network, then repair "
-      "and move/swap refinement under the cap",
+      "from scratch: dual recursive bisection of objects and nodes by load (two seeds) and METIS "
+      "k-way parts mapped by auto, each repaired and refined under the cap; the best kept",
       [] { return std::unique_ptr<Balancer>(new PartitionBalancer()); });
   add("migrate",
-      "from the current placement (a block distribution without one): moves that fix the "
-      "balance at least cost, then moves that pay for their migration",
+      "from the current placement (a block distribution without one): the better of moves that "
+      "fix the balance at least cost and a recursive bisection that weighs each object's "
+      "current node (Scotch-style remap), each refined by moves that pay for their migration",
       [] { return std::unique_ptr<Balancer>(new MigrateBalancer()); });
   add("greedy-lb", "Charm++ GreedyLB: heaviest object to the least loaded slot (no communication)",
       [] { return std::unique_ptr<Balancer>(new GreedyLbBalancer()); });

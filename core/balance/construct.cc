@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/mappers/metis_lock.h"
+#include "core/mappers/rec_bisect.h"
 
 namespace hopmap {
 namespace {
@@ -112,12 +113,27 @@ std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
     for (TaskId t = 0; t < n; ++t) grouped[next[position_of_task[t]]++] = t;
   }
   std::vector<double> core_load(cores);
+  const bool has_current = !input.current_slot.empty();
   for (int32_t position = 0; position < allocation.num_nodes(); ++position) {
     auto first = grouped.begin() + start[position];
     auto last = grouped.begin() + start[position + 1];
+    std::fill(core_load.begin(), core_load.end(), 0.0);
+    if (has_current) {
+      // Objects staying on their node keep their core; the rest are spread below.
+      auto arriving = first;
+      for (auto it = first; it != last; ++it) {
+        const TaskId t = *it;
+        if (allocation.PositionOfSlot(input.current_slot[t]) == position) {
+          slot[t] = input.current_slot[t];
+          core_load[allocation.CoreOfSlot(slot[t])] += LoadOf(input, t);
+        } else {
+          *arriving++ = t;
+        }
+      }
+      last = arriving;
+    }
     std::stable_sort(first, last,
                      [&](TaskId a, TaskId b) { return LoadOf(input, a) > LoadOf(input, b); });
-    std::fill(core_load.begin(), core_load.end(), 0.0);
     for (auto it = first; it != last; ++it) {
       const int32_t core = static_cast<int32_t>(
           std::min_element(core_load.begin(), core_load.end()) - core_load.begin());
@@ -126,6 +142,46 @@ std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
     }
   }
   return slot;
+}
+
+std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       std::string* note, std::span<const int64_t> stay) {
+  const TaskId n = input.graph.num_tasks();
+  const int32_t nodes = input.allocation.num_nodes();
+  // Integer weights: 1 + the load scaled so the sum stays under 2^28 (METIS's
+  // 32-bit sums with the anchors' weight on top); the 1 keeps zero loads placeable.
+  double max_load = 0, total = 0;
+  for (TaskId t = 0; t < n; ++t) {
+    max_load = std::max(max_load, LoadOf(input, t));
+    total += LoadOf(input, t);
+  }
+  const double budget = static_cast<double>(int64_t{1} << 28) - n;
+  const double scale = total > 0 ? std::min(budget / total, 1e6 / max_load) : 0;
+  std::vector<int64_t> weights(n);
+  int64_t weight_sum = 0, heaviest = 0;
+  for (TaskId t = 0; t < n; ++t) {
+    weights[t] = 1 + static_cast<int64_t>(std::floor(LoadOf(input, t) * scale));
+    weight_sum += weights[t];
+    heaviest = std::max(heaviest, weights[t]);
+  }
+  const int64_t capacity = std::max<int64_t>(
+      heaviest, static_cast<int64_t>(std::ceil(static_cast<double>(weight_sum) / nodes *
+                                               (1 + node_imbalance))));
+  bool stopped = false;
+  std::vector<int32_t> home;
+  if (!input.current_slot.empty() && !stay.empty()) {
+    home.resize(n);
+    for (TaskId t = 0; t < n; ++t) home[t] = input.allocation.PositionOfSlot(input.current_slot[t]);
+  }
+  std::vector<int32_t> position =
+      BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed, {}, stop,
+                     &stopped, home, home.empty() ? std::span<const int64_t>() : stay);
+  if (note != nullptr) {
+    *note = stopped ? "recursive bisection by load (time limit: last levels in split order)"
+                    : "recursive bisection by load";
+  }
+  return SpreadOverCores(input, position);
 }
 
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,

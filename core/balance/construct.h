@@ -24,9 +24,22 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
                                        const MapperOptions& options, const StopCondition& stop,
                                        std::string* note = nullptr);
 
+// Dual recursive bisection by load (BisectByWeight: the objects and the nodes cut
+// in halves together, each cut weighing where the set's outside neighbours went, as
+// Scotch maps), nodes holding (1 + node_imbalance) x their share of the load, then
+// each node's objects spread over its cores (SpreadOverCores).
+// With input.current_slot and `stay` (one entry per object: what moving it costs,
+// in hop-bytes), every cut also weighs keeping objects in the half that holds
+// their current node (BisectByWeight's remapping): a remap that moves few objects.
+std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       std::string* note = nullptr,
+                                       std::span<const int64_t> stay = {});
+
 // Every node's objects (position_of_task[t] = allocation position) spread over
 // its cores: heaviest object first onto the least loaded core (lowest core on
-// ties; Graham's LPT).
+// ties; Graham's LPT). With input.current_slot, an object that stays on its
+// current node keeps its core (it does not migrate) and only the others are spread.
 std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
                                     std::span<const int32_t> position_of_task);
 

@@ -3,6 +3,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <span>
 #include <atomic>
 #include <cstdlib>
 #include <iterator>
@@ -32,12 +33,23 @@ idx_t ScaleToCap(int64_t w, int64_t max_w, int64_t cap) {
 // mapping does not depend on the thread count.
 class Bisector {
  public:
+  // `weights` empty: one task per core (a node holds cores_per_node tasks). Else
+  // every task weighs weights[t] and a node holds `node_capacity` weight; sets are
+  // then always split in proportion to their halves' nodes.
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
-           const RecursiveBisectionOptions& options, const StopCondition& stop)
+           const RecursiveBisectionOptions& options, const StopCondition& stop,
+           std::span<const int64_t> weights = {}, int64_t node_capacity = 0,
+           std::span<const int32_t> home = {}, std::span<const int64_t> stay = {})
       : graph_(graph),
         stop_(stop),
         allocation_(allocation),
         options_(options),
+        weights_(weights),
+        node_capacity_(weights.empty() ? allocation.cores_per_node() : node_capacity),
+        home_(home),
+        stay_(stay),
+        half_of_position_(home.empty() ? 0 : allocation.num_nodes(), -1),
+        set_of_position_(home.empty() ? 0 : allocation.num_nodes(), -1),
         local_of_task_(graph.num_tasks(), -1) {
     METIS_SetDefaultOptions(metis_options_);
     metis_options_[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
@@ -51,6 +63,31 @@ class Bisector {
   }
 
   [[nodiscard]] bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  [[nodiscard]] bool weighted() const { return !weights_.empty(); }
+  // Which half of the set being cut holds t's home node (-1: neither, or no homes).
+  [[nodiscard]] int HomeHalf(TaskId t) const {
+    if (home_.empty()) return -1;
+    const int32_t q = home_[t];
+    return set_of_position_[q] == set_of_task_[t] ? half_of_position_[q] : -1;
+  }
+  // What putting t on `side` costs for leaving its home (0 when it stays or has none).
+  [[nodiscard]] HopBytes LeaveCost(TaskId t, int side) const {
+    const int half = HomeHalf(t);
+    return half >= 0 && half != side ? stay_[t] : 0;
+  }
+  [[nodiscard]] HopBytes LeaveCost(const std::vector<TaskId>& part, int side) const {
+    if (home_.empty()) return 0;
+    HopBytes cost = 0;
+    for (TaskId t : part) cost += LeaveCost(t, side);
+    return cost;
+  }
+  [[nodiscard]] int64_t WeightOf(TaskId t) const { return weights_.empty() ? 1 : weights_[t]; }
+  [[nodiscard]] size_t WeightOf(const std::vector<TaskId>& tasks) const {
+    if (weights_.empty()) return tasks.size();
+    size_t sum = 0;
+    for (TaskId t : tasks) sum += static_cast<size_t>(weights_[t]);
+    return sum;
+  }
 
   std::vector<SlotId> Run() {
     const TaskId n = graph_.num_tasks();
@@ -140,8 +177,9 @@ class Bisector {
     const size_t cores = static_cast<size_t>(allocation_.cores_per_node());
     if (positions.size() == 1) {
       for (size_t i = 0; i < tasks.size(); ++i) {
-        slot_of_task_[tasks[i]] =
-            positions[0] * static_cast<SlotId>(cores) + static_cast<SlotId>(i);
+        // Weighted: every task on the node's first slot; the caller spreads them.
+        slot_of_task_[tasks[i]] = positions[0] * static_cast<SlotId>(cores) +
+                                  (weighted() ? 0 : static_cast<SlotId>(i));
       }
       part.placed = true;
       return;
@@ -150,9 +188,23 @@ class Bisector {
     if (stopped() || stop_.ShouldStop()) {
       // Out of time: the split order still keeps nearby tasks nearby.
       stopped_.store(true, std::memory_order_relaxed);
-      for (size_t i = 0; i < tasks.size(); ++i) {
-        slot_of_task_[tasks[i]] =
-            positions[i / cores] * static_cast<SlotId>(cores) + static_cast<SlotId>(i % cores);
+      if (weighted()) {
+        // Runs of about equal weight, one per node.
+        const double total = static_cast<double>(WeightOf(tasks));
+        double before = 0;
+        for (TaskId t : tasks) {
+          const double w = static_cast<double>(WeightOf(t));
+          const size_t k = std::min(positions.size() - 1,
+                                    static_cast<size_t>((before + w / 2) / std::max(total, 1.0) *
+                                                        static_cast<double>(positions.size())));
+          slot_of_task_[t] = positions[k] * static_cast<SlotId>(cores);
+          before += w;
+        }
+      } else {
+        for (size_t i = 0; i < tasks.size(); ++i) {
+          slot_of_task_[tasks[i]] =
+              positions[i / cores] * static_cast<SlotId>(cores) + static_cast<SlotId>(i % cores);
+        }
       }
       part.placed = true;
       return;
@@ -162,6 +214,17 @@ class Bisector {
     positions.resize(half);
     part.first_rep = Representative(positions);
     part.second_rep = Representative(part.second);
+    // The sets of a level own disjoint positions: safe in parallel.
+    if (!home_.empty()) {
+      for (int32_t q : positions) {
+        half_of_position_[q] = 0;
+        set_of_position_[q] = part.id;
+      }
+      for (int32_t q : part.second) {
+        half_of_position_[q] = 1;
+        set_of_position_[q] = part.id;
+      }
+    }
     const Sizes sizes = SizesOf(part);
     if (sizes.split) part.rest = SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
   }
@@ -173,17 +236,18 @@ class Bisector {
     size_t lo = 0, hi = 0, target = 0;
   };
   Sizes SizesOf(const Part& part) const {
-    const size_t cores = static_cast<size_t>(allocation_.cores_per_node());
-    const size_t n = part.tasks.size() + part.rest.size();
+    const size_t capacity = static_cast<size_t>(node_capacity_);
+    const size_t n = WeightOf(part.tasks) + WeightOf(part.rest);
     Sizes sizes;
-    const size_t first_capacity = sizes.first_capacity = part.positions.size() * cores;
-    const size_t second_capacity = sizes.second_capacity = part.second.size() * cores;
+    const size_t first_capacity = sizes.first_capacity = part.positions.size() * capacity;
+    const size_t second_capacity = sizes.second_capacity = part.second.size() * capacity;
     // A set that fits the first half goes there whole: fewer tasks than slots stay
     // compact. Otherwise the halves get shares of the tasks in proportion to their
     // slots, and the cut may land anywhere both halves can hold: filling the first
     // half to the brim would cut through the graph's natural pieces (16 copies of a
     // 1000-task job on 16 x 1024 slots must split 8000 / 8000, not 8192 / 7808).
-    if (n <= first_capacity) return sizes;
+    // Weighted sets always split: every node should carry its share.
+    if (n <= first_capacity && !weighted()) return sizes;
     sizes.split = true;
     sizes.lo = n - std::min(n, second_capacity);
     sizes.hi = first_capacity;
@@ -206,11 +270,13 @@ class Bisector {
     // the edges leaving this task set shortest, judged by where their other ends
     // already are. Without this, recursive bisection orients every cut at random
     // and pays about one hop more per edge.
-    if (rest.size() <= sizes.first_capacity && tasks.size() <= sizes.second_capacity) {
-      const HopBytes keep =
-          ExternalCost(tasks, part.id, first_rep) + ExternalCost(rest, part.id, second_rep);
-      const HopBytes swap =
-          ExternalCost(tasks, part.id, second_rep) + ExternalCost(rest, part.id, first_rep);
+    if (WeightOf(rest) <= sizes.first_capacity && WeightOf(tasks) <= sizes.second_capacity) {
+      const HopBytes keep = ExternalCost(tasks, part.id, first_rep) +
+                            ExternalCost(rest, part.id, second_rep) + LeaveCost(tasks, 0) +
+                            LeaveCost(rest, 1);
+      const HopBytes swap = ExternalCost(tasks, part.id, second_rep) +
+                            ExternalCost(rest, part.id, first_rep) + LeaveCost(tasks, 1) +
+                            LeaveCost(rest, 0);
       if (swap < keep) std::swap(tasks, rest);
     }
     if (!sizes.split) return;
@@ -248,7 +314,7 @@ class Bisector {
       });
     }
     return cut * allocation_.HopsBetweenPositions(rep0, rep1) + ExternalCost(part0, id, rep0) +
-           ExternalCost(part1, id, rep1);
+           ExternalCost(part1, id, rep1) + LeaveCost(part0, 0) + LeaveCost(part1, 1);
   }
 
   // Bytes x hops from `rep` to the representative of every neighbour of `part`
@@ -294,9 +360,10 @@ class Bisector {
                        allocation_.HopsBetweenPositions(reps[1 - side], rep_of_task_[u]));
         }
       });
-      return gain;
+      return gain + LeaveCost(t, side) - LeaveCost(t, 1 - side);
     };
-    size_t size0 = part0.size();
+    size_t size0 = WeightOf(part0);  // side 0's weight
+    const size_t total = size0 + WeightOf(part1);
     const size_t n = members.size();
     // A pass gives up after this many moves without a new best prefix.
     const size_t patience = std::min<size_t>(n, 64 + n / 32);
@@ -328,7 +395,7 @@ class Bisector {
       while (moves.size() - best_prefix < patience) {
         // Side 0 may shrink down to lo - 1 and grow up to hi + 1.
         const Entry* from0 = size0 >= lo && size0 > 0 ? head(0) : nullptr;
-        const Entry* from1 = size0 <= hi && size0 < n ? head(1) : nullptr;
+        const Entry* from1 = size0 <= hi && size0 < total ? head(1) : nullptr;
         if (from0 == nullptr && from1 == nullptr) break;
         const int side = from1 == nullptr || (from0 != nullptr && *from0 > *from1) ? 0 : 1;
         const auto [gain, neg_t, version] = side == 0 ? *from0 : *from1;
@@ -337,7 +404,8 @@ class Bisector {
         const TaskId t = static_cast<TaskId>(-neg_t);
         moved_[t] = 1;
         side_[t] = static_cast<int8_t>(1 - side);
-        size0 = side == 0 ? size0 - 1 : size0 + 1;
+        const size_t w = static_cast<size_t>(WeightOf(t));
+        size0 = side == 0 ? size0 - w : size0 + w;
         running += gain;
         moves.push_back(t);
         if (running > best && size0 >= lo && size0 <= hi) {
@@ -356,13 +424,12 @@ class Bisector {
       for (size_t i = moves.size(); i-- > best_prefix;) {
         const TaskId t = moves[i];
         side_[t] = static_cast<int8_t>(1 - side_[t]);
-        size0 += side_[t] == 0 ? 1 : static_cast<size_t>(-1);
+        const size_t w = static_cast<size_t>(WeightOf(t));
+        size0 = side_[t] == 0 ? size0 + w : size0 - w;
       }
       if (best_prefix == 0) break;
     }
     std::vector<TaskId> now0, now1;
-    now0.reserve(size0);
-    now1.reserve(n - size0);
     for (TaskId t : members) (side_[t] == 0 ? now0 : now1).push_back(t);
     part0 = std::move(now0);
     part1 = std::move(now1);
@@ -395,6 +462,9 @@ class Bisector {
                           allocation_.HopsBetweenPositions(rep1, rep_of_task_[u]));
         }
       });
+      // Home pulls like an outside neighbour (Scotch's remapping: a fixed vertex per
+      // old part, joined by the migration cost).
+      pull[i] += LeaveCost(tasks[i], 0) - LeaveCost(tasks[i], 1);
       pulled = pulled || pull[i] != 0;
       xadj[i + 1] = static_cast<idx_t>(adj.size());
     }
@@ -430,10 +500,13 @@ class Bisector {
       axadj[n + 1 + a] = static_cast<idx_t>(aadj.size());
     }
     std::vector<idx_t> vwgt(n + 2, 1);
-    vwgt[n] = vwgt[n + 1] = n;
+    for (idx_t i = 0; i < n; ++i) vwgt[i] = static_cast<idx_t>(WeightOf(tasks[i]));
+    const idx_t total = static_cast<idx_t>(WeightOf(tasks));
+    vwgt[n] = vwgt[n + 1] = total;
     idx_t nvtxs = n + 2, ncon = 1, nparts = 2, objval = 0;
-    real_t tpwgts[2] = {
-        static_cast<real_t>(n + static_cast<idx_t>(target)) / static_cast<real_t>(3 * n), 0};
+    real_t tpwgts[2] = {static_cast<real_t>(total + static_cast<idx_t>(target)) /
+                            static_cast<real_t>(3 * static_cast<int64_t>(total)),
+                        0};
     tpwgts[1] = 1 - tpwgts[0];
     idx_t metis_options[METIS_NOPTIONS];
     std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
@@ -454,7 +527,7 @@ class Bisector {
     // Exact sizes with the inside edges only (their relative weights are the same).
     std::vector<idx_t> wgt(raw.size());
     for (size_t e = 0; e < raw.size(); ++e) wgt[e] = scale(raw[e]);
-    Rebalance(xadj, adj, wgt, lo, hi, part);
+    Rebalance(xadj, adj, wgt, VertexWeights(tasks), lo, hi, part);
     first.clear();
     second.clear();
     for (idx_t i = 0; i < n; ++i) (part[i] == 0 ? first : second).push_back(tasks[i]);
@@ -523,16 +596,18 @@ class Bisector {
     bool partitioned = false;
     if (!adj.empty() && n >= 2) {
       idx_t nvtxs = n, ncon = 1, nparts = 2, objval = 0;
-      real_t tpwgts[2] = {static_cast<real_t>(first_count) / static_cast<real_t>(n), 0};
+      real_t tpwgts[2] = {
+          static_cast<real_t>(first_count) / static_cast<real_t>(WeightOf(tasks)), 0};
       tpwgts[1] = 1 - tpwgts[0];
       idx_t metis_options[METIS_NOPTIONS];
       std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
       metis_options[METIS_OPTION_NCUTS] =
           n <= options_.multi_cut_max_tasks ? options_.metis_cuts : 1;
       const MetisCall metis_call;
-      const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr,
-                                                  nullptr, wgt.data(), &nparts, tpwgts, nullptr,
-                                                  metis_options, &objval, part.data());
+      std::vector<idx_t> vwgt = VertexWeights(tasks);
+      const int status = METIS_PartGraphRecursive(
+          &nvtxs, &ncon, xadj.data(), adj.data(), vwgt.empty() ? nullptr : vwgt.data(), nullptr,
+          wgt.data(), &nparts, tpwgts, nullptr, metis_options, &objval, part.data());
       partitioned = status == METIS_OK;
     }
     if (!partitioned) {
@@ -540,7 +615,7 @@ class Bisector {
       std::fill(part.begin(), part.end(), 1);
       std::vector<idx_t> order;
       std::vector<uint8_t> seen(n, 0);
-      for (idx_t root = 0; root < n && order.size() < first_count; ++root) {
+      for (idx_t root = 0; root < n; ++root) {
         if (seen[root]) continue;
         seen[root] = 1;
         const size_t begin = order.size();
@@ -554,31 +629,43 @@ class Bisector {
           }
         }
       }
-      for (size_t i = 0; i < first_count; ++i) part[order[i]] = 0;
+      size_t taken = 0;
+      for (size_t i = 0; i < order.size() && taken < first_count; ++i) {
+        part[order[i]] = 0;
+        taken += static_cast<size_t>(WeightOf(tasks[order[i]]));
+      }
     }
-    Rebalance(xadj, adj, wgt, lo, hi, part);
+    Rebalance(xadj, adj, wgt, VertexWeights(tasks), lo, hi, part);
     std::vector<TaskId> first, second;
-    first.reserve(hi);
-    second.reserve(tasks.size() - lo);
     for (idx_t i = 0; i < n; ++i) (part[i] == 0 ? first : second).push_back(tasks[i]);
     tasks = std::move(first);
     return second;
   }
 
+  // The METIS vertex weights of `tasks` (empty when unweighted).
+  std::vector<idx_t> VertexWeights(const std::vector<TaskId>& tasks) const {
+    std::vector<idx_t> vwgt;
+    if (!weighted()) return vwgt;
+    vwgt.reserve(tasks.size());
+    for (TaskId t : tasks) vwgt.push_back(static_cast<idx_t>(weights_[t]));
+    return vwgt;
+  }
+
   // METIS balances within a tolerance; the halves must fit their slots: the first
-  // part's size must be in [lo, hi]. Moves the vertices whose move costs least
-  // (external minus internal weight, highest first, ties by index) out of the part
-  // that is too big, until the nearer bound.
+  // part's size (its weight, with `vwgt`; else its count) must be in [lo, hi].
+  // Moves the vertices whose move costs least (external minus internal weight,
+  // highest first, ties by index) out of the part that is too big, until the
+  // nearer bound (with weights: skipping a vertex whose move would pass the other
+  // bound).
   static void Rebalance(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj,
-                        const std::vector<idx_t>& wgt, size_t lo, size_t hi,
-                        std::vector<idx_t>& part) {
+                        const std::vector<idx_t>& wgt, const std::vector<idx_t>& vwgt, size_t lo,
+                        size_t hi, std::vector<idx_t>& part) {
     const idx_t n = static_cast<idx_t>(part.size());
+    auto weight = [&](idx_t v) -> size_t { return vwgt.empty() ? 1 : static_cast<size_t>(vwgt[v]); };
     size_t in_first = 0;
-    for (idx_t p : part) in_first += (p == 0);
+    for (idx_t v = 0; v < n; ++v) in_first += part[v] == 0 ? weight(v) : 0;
     if (in_first >= lo && in_first <= hi) return;
-    const size_t first_count = in_first > hi ? hi : lo;
-    const idx_t from = in_first > first_count ? 0 : 1;
-    const size_t excess = in_first > first_count ? in_first - first_count : first_count - in_first;
+    const idx_t from = in_first > hi ? 0 : 1;
     std::vector<std::pair<int64_t, idx_t>> moves;  // (-gain, vertex)
     for (idx_t v = 0; v < n; ++v) {
       if (part[v] != from) continue;
@@ -586,9 +673,19 @@ class Bisector {
       for (idx_t e = xadj[v]; e < xadj[v + 1]; ++e) gain += part[adj[e]] == from ? -wgt[e] : wgt[e];
       moves.push_back({-gain, v});
     }
-    std::partial_sort(moves.begin(), moves.begin() + static_cast<std::ptrdiff_t>(excess),
-                      moves.end());
-    for (size_t i = 0; i < excess; ++i) part[moves[i].second] = 1 - from;
+    std::sort(moves.begin(), moves.end());
+    for (const auto& [neg_gain, v] : moves) {
+      if (in_first >= lo && in_first <= hi) break;
+      const size_t w = weight(v);
+      if (from == 0) {
+        if (!vwgt.empty() && in_first - w < lo) continue;
+        in_first -= w;
+      } else {
+        if (!vwgt.empty() && in_first + w > hi) continue;
+        in_first += w;
+      }
+      part[v] = 1 - from;
+    }
   }
 
   const TaskGraph& graph_;
@@ -596,6 +693,13 @@ class Bisector {
   std::atomic<bool> stopped_ = false;  // the time limit fired: the rest is placed in order
   const Allocation& allocation_;
   const RecursiveBisectionOptions options_;
+  std::span<const int64_t> weights_;
+  int64_t node_capacity_;
+  std::span<const int32_t> home_;   // each task's current position (empty: none)
+  std::span<const int64_t> stay_;   // what leaving it costs, in hop-bytes
+  // For the set being cut: which half each of its positions went to, and the set.
+  std::vector<int8_t> half_of_position_;
+  std::vector<int32_t> set_of_position_;
   idx_t metis_options_[METIS_NOPTIONS];
   std::vector<idx_t> scaled_;
   std::vector<int32_t> local_of_task_;
@@ -630,6 +734,20 @@ absl::Status RecursiveBisectionOptions::Validate() const {
         absl::StrCat("refine_passes must be >= 0, got ", refine_passes));
   }
   return absl::OkStatus();
+}
+
+std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& allocation,
+                                    std::span<const int64_t> weights, int64_t node_capacity,
+                                    uint64_t seed, const RecursiveBisectionOptions& options,
+                                    const StopCondition& stop, bool* stopped,
+                                    std::span<const int32_t> home,
+                                    std::span<const int64_t> stay) {
+  Bisector bisector(graph, allocation, seed, options, stop, weights, node_capacity, home, stay);
+  std::vector<SlotId> slots = bisector.Run();
+  if (stopped != nullptr) *stopped = bisector.stopped();
+  std::vector<int32_t> position(slots.size());
+  for (size_t t = 0; t < slots.size(); ++t) position[t] = allocation.PositionOfSlot(slots[t]);
+  return position;
 }
 
 absl::StatusOr<MapOutput> RecursiveBisectionMapper::Map(const MapInput& input) const {

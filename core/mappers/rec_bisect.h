@@ -3,6 +3,10 @@
 #ifndef HOPMAP_CORE_MAPPERS_REC_BISECT_H_
 #define HOPMAP_CORE_MAPPERS_REC_BISECT_H_
 
+#include <cstdint>
+#include <span>
+#include <vector>
+
 #include "core/mappers/mapper.h"
 
 namespace hopmap {
@@ -45,6 +49,23 @@ struct RecursiveBisectionOptions {
   size_t anchored_min_tasks = 128;
   absl::Status Validate() const;
 };
+
+// The same bisection with task weights instead of one task per core (the balanced
+// problem, core/balance): a node holds up to `node_capacity` weight, every set is
+// split in proportion to its halves' nodes (within their capacities), and a set
+// down to one node goes there whole. Returns the allocation position of every
+// task. Weights must be >= 1 and their sum at most 2^29 (METIS's 32-bit sums).
+// `stopped`: set when the time limit placed the last levels in split order.
+// Remapping (Scotch's remap): with `home` (each task's current position) and
+// `stay` (what moving it costs, in hop-bytes), every cut also weighs keeping
+// tasks in the half that holds their home, as if each home were an outside
+// neighbour joined by `stay` bytes at one hop.
+std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& allocation,
+                                    std::span<const int64_t> weights, int64_t node_capacity,
+                                    uint64_t seed, const RecursiveBisectionOptions& options,
+                                    const StopCondition& stop, bool* stopped = nullptr,
+                                    std::span<const int32_t> home = {},
+                                    std::span<const int64_t> stay = {});
 
 class RecursiveBisectionMapper final : public Mapper {
  public:
