@@ -3,9 +3,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "client/balance_flags.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
 #include "client/remote.h"
+#include "core/balance/solve_balanced.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
 
@@ -19,18 +21,34 @@ struct EvalFlags {
   std::string format = "json";
   int busiest_links = 10;
   std::string output;
+  BalanceFlags balance;
+  std::string initial;  // with load balancing: the current placement
 };
 
 std::string TextReport(const MappingReport& r) {
   std::string text = absl::StrFormat(
       "tasks              %d\nslots              %d\nhop_bytes          %d\n"
       "total_bytes        %d\navg_hops_per_byte  %.4f\nmax_dilation       %d\n"
-      "lower_bound        %d (%s)\ngap                %s\nbaseline_hop_bytes %d (in-order)\n"
+      "lower_bound        %d (%s)\ngap                %s\nbaseline_hop_bytes %d (%s)\n"
       "improvement        %.2f%%\n",
       r.tasks, r.slots, r.hop_bytes, r.total_bytes, r.avg_hops_per_byte, r.max_dilation,
       r.lower_bound.value, r.lower_bound.method,
       r.gap ? absl::StrFormat("%.4f", *r.gap) : std::string("n/a"), r.baseline_hop_bytes,
+      !r.balance.has_value() ? "in-order" : r.balance->has_current ? "current" : "block",
       100.0 * r.improvement);
+  if (r.balance.has_value()) {
+    const LoadBalanceReport& b = *r.balance;
+    absl::StrAppend(&text, absl::StrFormat("avg_load           %.6g\nmax_load           %.6g "
+                                           "(max/avg %.4f, cap %.6g: %s)\n",
+                                           b.avg_load, b.max_load,
+                                           b.avg_load > 0 ? b.max_load / b.avg_load : 0.0,
+                                           b.requested_cap,
+                                           b.balanced ? "balanced" : "NOT balanced"));
+    if (b.has_current) {
+      absl::StrAppend(&text, absl::StrFormat("migrated_objects   %d (%d bytes)\n",
+                                             b.migrated_objects, b.migrated_bytes));
+    }
+  }
   if (r.link_loads.available()) {
     absl::StrAppend(&text, absl::StrFormat("max_link_load      %.1f bytes (%s routing)\n"
                                            "avg_link_load      %.1f bytes over %d links used\n",
@@ -52,8 +70,17 @@ absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   if (!problem.ok()) return problem.status();
   absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
   if (!mapping.ok()) return mapping.status();
-  absl::StatusOr<MappingReport> report = EvaluateMapping(
-      problem->graph, *problem->allocation, *std::move(mapping), routing, flags.problem.threads);
+  absl::StatusOr<MappingReport> report;
+  if (flags.balance.active()) {
+    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    if (!data.ok()) return data.status();
+    report = EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
+                                     *std::move(mapping), data->options, routing,
+                                     flags.problem.threads);
+  } else {
+    report = EvaluateMapping(problem->graph, *problem->allocation, *std::move(mapping), routing,
+                             flags.problem.threads);
+  }
   if (!report.ok()) return report.status();
   if (flags.format != "text") AddBusiestLinks(*problem->allocation, flags.busiest_links, *report);
   return WriteEvalResult(flags, *report);
@@ -70,6 +97,11 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
   v1::EvaluateRequest request;
   problem->FillRequest(request);
   request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
+  if (flags.balance.active()) {
+    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    if (!data.ok()) return data.status();
+    data->ToProto(request.mutable_balance());
+  }
   request.set_routing(flags.routing);
   request.set_busiest_links(flags.format == "text" ? 0 : flags.busiest_links);
   absl::StatusOr<MappingReport> report = (*client)->Evaluate(request);
@@ -112,6 +144,11 @@ void AddEvalCommand(CLI::App& root, Action& run) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
+  AddBalanceFlags(*cmd, flags->balance);
+  cmd->add_option("--initial", flags->initial,
+                  "With load balancing: the objects' current placement; the report counts the "
+                  "moves against it")
+      ->group("Load balancing (many objects per slot; any of these enables it)");
   cmd->callback([flags, &run] { run = [flags] { return RunEval(*flags); }; });
 }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "client/cli_common.h"
+#include "core/balance/balancers.h"
 #include "client/commands.h"
 #include "client/remote.h"
 #include "core/io/machine_spec.h"
@@ -144,6 +145,11 @@ absl::Status RunAlgorithms() {
   for (const MapperInfo& info : BuiltinMappers().mappers()) {
     absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", info.name, info.description));
   }
+  absl::StrAppend(&text,
+                  "\nLoad balancing (map --balance, --loads, ...: many objects per slot):\n");
+  for (const BalancerInfo& info : BuiltinBalancers()) {
+    absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", info.name, info.description));
+  }
   return WriteOutput("", text);
 }
 
@@ -189,7 +195,8 @@ void AddMachinesCommand(CLI::App& root, Action& run) {
 }
 
 void AddAlgorithmsCommand(CLI::App& root, Action& run) {
-  CLI::App* cmd = root.add_subcommand("algorithms", "List the mapping algorithms");
+  CLI::App* cmd =
+      root.add_subcommand("algorithms", "List the mapping algorithms and the load balancers");
   cmd->callback([&run] { run = [] { return RunAlgorithms(); }; });
 }
 

@@ -8,12 +8,15 @@
 #include <optional>
 
 #include "absl/strings/str_format.h"
+#include "client/balance_flags.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
 #include "client/draw_command.h"
 #include "client/progress_bar.h"
 #include "client/remote.h"
 #include "core/io/mapping_writers.h"
+#include "core/balance/balancers.h"
+#include "core/balance/solve_balanced.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
 #include "proto/convert/convert.h"
@@ -35,6 +38,7 @@ struct MapFlags {
   bool quiet = false;
   std::string draw_output;  // --draw: a picture of the answer
   DrawFlags draw;
+  BalanceFlags balance;
 };
 
 // --draw: the picture of the answer, after the report is written.
@@ -51,6 +55,7 @@ absl::Status DrawAnswer(const MapFlags& flags, const TaskGraph& graph, const All
 }
 
 std::string Summary(const MappingReport& r) {
+  if (r.balance.has_value()) return BalanceSummary(r);
   return absl::StrFormat(
       "hopmap: %d tasks on %d slots with %s: hop-bytes %d (in-order %d, %.1f%% less), "
       "%.3f hops/byte, lower bound %d (%s, gap %s), %.3f s\n",
@@ -68,7 +73,8 @@ absl::Status WriteMapResult(const MapFlags& flags, MappingFormat format,
     nlohmann::ordered_json j = ReportToJson(report);
     text = j.dump(2) + "\n";
   } else {
-    absl::StatusOr<std::string> formatted = FormatMapping(*allocation, report.slot_of_task, format);
+    absl::StatusOr<std::string> formatted =
+        FormatMapping(*allocation, report.slot_of_task, format, report.balance.has_value());
     if (!formatted.ok()) return formatted.status();
     text = *std::move(formatted);
     if (!flags.quiet) std::cerr << Summary(report);
@@ -78,12 +84,27 @@ absl::Status WriteMapResult(const MapFlags& flags, MappingFormat format,
 
 absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
                          const MapperOptions& options) {
-  if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
+  const bool balanced = flags.balance.active();
+  if (balanced) {
+    if (absl::StatusOr<std::unique_ptr<Balancer>> b = CreateBalancer(flags.algorithm); !b.ok()) {
+      return b.status();
+    }
+  } else if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
     return BuiltinMappers().Create(flags.algorithm).status();
   }
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   const Allocation& allocation = *problem->allocation;
+  if (balanced) {
+    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    if (!data.ok()) return data.status();
+    absl::StatusOr<MappingReport> report = SolveBalancedMapping(
+        data->Input(problem->graph, allocation), flags.algorithm, options, data->options);
+    if (!report.ok()) return report.status();
+    if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
+    if (flags.draw_output.empty()) return absl::OkStatus();
+    return DrawAnswer(flags, problem->graph, allocation, *report);
+  }
   SolveControl control;
   std::vector<SlotId> initial;
   if (!flags.initial.empty()) {
@@ -124,7 +145,11 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   request.set_time_limit_seconds(flags.time_limit);
   request.set_seed(flags.seed);
   request.set_iteration_limit(flags.iteration_limit);
-  if (!flags.initial.empty()) {
+  if (flags.balance.active()) {
+    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    if (!data.ok()) return data.status();
+    data->ToProto(request.mutable_balance());
+  } else if (!flags.initial.empty()) {
     absl::StatusOr<std::vector<SlotId>> initial = ReadMappingFile(flags.initial);
     if (!initial.ok()) return initial.status();
     request.mutable_initial_slot_of_task()->Assign(initial->begin(), initial->end());
@@ -185,6 +210,13 @@ absl::Status RunMap(MapFlags& flags) {
       return absl::InvalidArgumentError(absl::StrCat("--draw ", f.status().message()));
     }
   }
+  if (flags.balance.active() && *format != MappingFormat::kJson &&
+      *format != MappingFormat::kPerm && *format != MappingFormat::kCsv) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--format ", flags.format,
+        " places one process per core; with load balancing (objects many per slot) use json, "
+        "perm or csv"));
+  }
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
   if (*mode == Mode::kLocal) return RunMapLocal(flags, *format, options);
@@ -216,7 +248,9 @@ void AddMapCommand(CLI::App& root, Action& run) {
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--initial", flags->initial,
                   "A mapping to start from (a perm file, as --format perm writes, or a JSON "
-                  "report): refine improves it, auto refines it beside its own candidates");
+                  "report): refine improves it, auto refines it beside its own candidates; with "
+                  "load balancing, the objects' current placement (moves are counted against "
+                  "it)");
   cmd->add_option("--iterations", flags->iteration_limit,
                   "Iterative searches (grasp, emahd, ...) stop after this many iterations; "
                   "0: only --time-limit stops them. A search that ends on this limit gives the "
@@ -236,6 +270,7 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Also draw the answer to OUT.svg, OUT.png or OUT.pdf (see `hopmap draw`; "
                   "--draw-what and the other --draw-* flags choose the picture)");
   AddDrawOptionFlags(*cmd, flags->draw, "draw-");
+  AddBalanceFlags(*cmd, flags->balance);
   cmd->callback([flags, &run] { run = [flags] { return RunMap(*flags); }; });
 }
 

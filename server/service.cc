@@ -18,6 +18,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/balance/balancers.h"
+#include "core/balance/solve_balanced.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/solve.h"
 #include "proto/convert/convert.h"
@@ -427,7 +429,18 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
 
   // Everything cheap first: the options, then sizes from the array lengths.
   call.algorithm = request.algorithm().empty() ? "auto" : request.algorithm();
-  if (BuiltinMappers().Find(call.algorithm) == nullptr) {
+  // Balanced (runtime remapping): the algorithm names a balancer.
+  const bool balanced = request.has_balance();
+  if (balanced) {
+    if (absl::StatusOr<std::unique_ptr<Balancer>> b = CreateBalancer(call.algorithm); !b.ok()) {
+      return FieldError("algorithm", b.status().message());
+    }
+    if (request.initial_slot_of_task_size() > 0) {
+      return FieldError("initial_slot_of_task",
+                        "must be empty with balance (the current placement is "
+                        "balance.current_slot)");
+    }
+  } else if (BuiltinMappers().Find(call.algorithm) == nullptr) {
     return FieldError("algorithm", BuiltinMappers().Create(call.algorithm).status().message());
   }
   MapperOptions options;
@@ -462,8 +475,20 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   const TaskGraph* graph = &problem->graph;
   const AllocationCache::Lookup* lookup = &problem->lookup;
   const Allocation& allocation = *lookup->allocation;
-  if (absl::Status s = CheckFits(*graph, allocation); !s.ok()) return s;
-  if (time_limit == 0) time_limit = DefaultTimeLimitSeconds(graph->num_tasks());
+  std::optional<BalanceInput> balance_input;
+  const BalanceOptions balance_options = BalanceOptionsFromProto(request.balance());
+  if (balanced) {
+    balance_input.emplace(BalanceInputFromProto(request.balance(), *graph, allocation));
+    if (absl::Status s = ValidateBalanceInput(*balance_input, balance_options); !s.ok()) {
+      return FieldError("balance", s.message());
+    }
+  } else if (absl::Status s = CheckFits(*graph, allocation); !s.ok()) {
+    return s;
+  }
+  if (time_limit == 0) {
+    time_limit = balanced ? DefaultBalanceTimeLimitSeconds(allocation.num_slots())
+                          : DefaultTimeLimitSeconds(graph->num_tasks());
+  }
   time_limit = std::min(time_limit, options_.max_time_limit_seconds);
 
   // The budget ends early enough for the reply to arrive before the deadline.
@@ -497,7 +522,9 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
     };
   }
   absl::StatusOr<MappingReport> report =
-      SolveMapping(*graph, allocation, call.algorithm, options, BuiltinMappers(), control);
+      balanced ? SolveBalancedMapping(*balance_input, call.algorithm, options, balance_options,
+                                      control)
+               : SolveMapping(*graph, allocation, call.algorithm, options, BuiltinMappers(), control);
   if (call.client_gone.load()) {
     return absl::Now() >= call.deadline
                ? absl::DeadlineExceededError("the call's deadline passed during the solve")
@@ -540,10 +567,19 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
                       absl::StrCat(request.slot_of_task_size(), " entries but the graph has ",
                                    graph->num_tasks(), " tasks"));
   }
-  absl::StatusOr<MappingReport> report = EvaluateMapping(
-      *graph, allocation,
-      std::vector<SlotId>(request.slot_of_task().begin(), request.slot_of_task().end()), routing,
-      SolveThreads(0));
+  std::vector<SlotId> given(request.slot_of_task().begin(), request.slot_of_task().end());
+  absl::StatusOr<MappingReport> report;
+  if (request.has_balance()) {
+    const BalanceInput input = BalanceInputFromProto(request.balance(), *graph, allocation);
+    const BalanceOptions balance_options = BalanceOptionsFromProto(request.balance());
+    if (absl::Status s = ValidateBalanceInput(input, balance_options); !s.ok()) {
+      return FieldError("balance", s.message());
+    }
+    report = EvaluateBalancedMapping(input, std::move(given), balance_options, routing,
+                                     SolveThreads(0));
+  } else {
+    report = EvaluateMapping(*graph, allocation, std::move(given), routing, SolveThreads(0));
+  }
   if (!report.ok()) return report.status();
   AddBusiestLinks(allocation, request.busiest_links(), *report);
   call.hop_bytes = report->hop_bytes;

@@ -228,6 +228,9 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
       MapperOptions quotient_options = options;
       quotient_options.time_limit_seconds =
           std::max(1e-3, absl::ToDoubleSeconds(until - now));
+      // An iteration cap makes the answer the same on every run when the searches
+      // end on it before the clock (the quotient is small: nodes, not objects).
+      if (quotient_options.iteration_limit == 0) quotient_options.iteration_limit = 64;
       absl::StatusOr<MapOutput> out =
           (*mapper)->Map({*quotient, *one_per_node, quotient_options, quotient_stop});
       if (out.ok()) {

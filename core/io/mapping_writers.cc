@@ -150,14 +150,27 @@ std::string MappingFormatName(MappingFormat format) {
 
 absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
                                           std::span<const SlotId> slot_of_task,
-                                          MappingFormat format) {
+                                          MappingFormat format, bool many_per_slot) {
   if (format == MappingFormat::kJson) {
     return absl::InvalidArgumentError(
         "json: the JSON report is written by the report writer, not FormatMapping");
   }
-  if (absl::Status s =
-          ValidateMapping(allocation, static_cast<int64_t>(slot_of_task.size()), slot_of_task);
-      !s.ok()) {
+  if (many_per_slot) {
+    if (format != MappingFormat::kPerm && format != MappingFormat::kCsv) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          MappingFormatName(format),
+          " places one process per core; objects placed many per slot are written as json, "
+          "perm or csv"));
+    }
+    for (size_t t = 0; t < slot_of_task.size(); ++t) {
+      if (slot_of_task[t] < 0 || slot_of_task[t] >= allocation.num_slots()) {
+        return absl::InvalidArgumentError(absl::StrCat("mapping: object ", t, " is on slot ",
+                                                       slot_of_task[t], ", outside the allocation"));
+      }
+    }
+  } else if (absl::Status s = ValidateMapping(allocation, static_cast<int64_t>(slot_of_task.size()),
+                                              slot_of_task);
+             !s.ok()) {
     return s;
   }
   if (format == MappingFormat::kMpichRankOrder) return MpichRankOrder(allocation, slot_of_task);

@@ -54,10 +54,12 @@ std::string MappingFormatName(MappingFormat format);
 // Writes `slot_of_task` (validated first with ValidateMapping) in `format`. Every
 // format but kJson (InvalidArgument). The text ends with a newline. Hostnames
 // with whitespace or control characters cannot be written to a rankfile or a
-// hostfile (InvalidArgument, naming the node).
+// hostfile (InvalidArgument, naming the node). `many_per_slot` (objects of the
+// balanced problem): slots may repeat, and only kPerm and kCsv are available (the
+// others place one process per core: InvalidArgument saying so).
 absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
                                           std::span<const SlotId> slot_of_task,
-                                          MappingFormat format);
+                                          MappingFormat format, bool many_per_slot = false);
 
 }  // namespace hopmap
 

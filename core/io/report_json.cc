@@ -11,6 +11,36 @@
 
 namespace hopmap {
 
+namespace {
+
+nlohmann::ordered_json BalanceToJson(const LoadBalanceReport& b) {
+  nlohmann::ordered_json j;
+  j["imbalance"] = b.imbalance;
+  j["total_load"] = b.total_load;
+  j["avg_load"] = b.avg_load;
+  j["max_load"] = b.max_load;
+  j["max_over_avg"] = b.avg_load > 0 ? b.max_load / b.avg_load : 0.0;
+  j["requested_cap"] = b.requested_cap;
+  j["load_cap"] = b.load_cap;
+  j["balanced"] = b.balanced;
+  j["note"] = b.note;
+  j["has_current"] = b.has_current;
+  if (b.has_current) {
+    j["migrated_objects"] = b.migrated_objects;
+    j["migrated_bytes"] = b.migrated_bytes;
+    j["migration_cost"] = b.migration_cost;
+    j["current_hop_bytes"] = b.current_hop_bytes;
+    j["current_max_load"] = b.current_max_load;
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    for (const ObjectMove& m : b.moves) moves.push_back({m.task, m.from, m.to});
+    j["moves"] = std::move(moves);  // [object, from slot, to slot]
+  }
+  j["load_of_slot"] = b.load_of_slot;
+  return j;
+}
+
+}  // namespace
+
 nlohmann::ordered_json ReportToJson(const MappingReport& report) {
   using Json = nlohmann::ordered_json;
   Json j;
@@ -64,6 +94,7 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
     }
     j["busiest_links"] = std::move(links);
   }
+  if (report.balance.has_value()) j["balance"] = BalanceToJson(*report.balance);
   j["slot_of_task"] = report.slot_of_task;
   j["node_of_task"] = report.node_of_task;
   j["core_of_task"] = report.core_of_task;

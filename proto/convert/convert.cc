@@ -319,6 +319,7 @@ void ReportToProto(const MappingReport& r, v1::MapReply* out) {
     pl->set_link(l.link);
     pl->set_bytes(l.bytes);
   }
+  if (r.balance.has_value()) BalanceReportToProto(*r.balance, out->mutable_balance());
 }
 
 MappingReport ReportFromProto(const v1::MapReply& p) {
@@ -357,6 +358,7 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
         {c.algorithm(), c.hop_bytes(), c.max_link_load(), c.seconds(), c.error()});
   }
   for (const v1::LinkLoad& l : p.busiest_links()) r.busiest_links.push_back({l.link(), l.bytes()});
+  if (p.has_balance()) r.balance = BalanceReportFromProto(p.balance());
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "core/analysis/graph_stats.h"
 #include "core/analysis/pattern.h"
+#include "core/balance/balance_problem.h"
 #include "core/graph/task_graph.h"
 #include "core/mappers/solve.h"
 #include "core/topology/machine.h"
@@ -43,6 +44,16 @@ absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::Allocatio
 void ReportToProto(const MappingReport& report, v1::MapReply* out);
 // The inverse of ReportToProto (link loads: max, average and count only).
 MappingReport ReportFromProto(const v1::MapReply& reply);
+
+// The balanced problem's options (balance_convert.cc): unset fields take the
+// core's defaults (imbalance 0.05, no limits). Values are checked by
+// ValidateBalanceInput, whose messages the service prefixes with "balance.".
+BalanceOptions BalanceOptionsFromProto(const v1::Balance& balance);
+// The spans of `balance` over `graph` and `allocation` (the message must outlive it).
+BalanceInput BalanceInputFromProto(const v1::Balance& balance, const TaskGraph& graph,
+                                   const Allocation& allocation);
+void BalanceReportToProto(const LoadBalanceReport& report, v1::BalanceReply* out);
+LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& reply);
 
 void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,
                      v1::AnalyzeReply* out);

@@ -1,0 +1,114 @@
+#include "client/balance_flags.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "core/io/object_values.h"
+#include "core/io/report_json.h"
+#include "core/mappers/solve.h"
+
+namespace hopmap::cli {
+
+bool BalanceFlags::active() const {
+  return balance || !loads.empty() || !state_bytes.empty() ||
+         (imbalance_option != nullptr && imbalance_option->count() > 0) ||
+         (max_migrations_option != nullptr && max_migrations_option->count() > 0) ||
+         (max_migration_bytes_option != nullptr && max_migration_bytes_option->count() > 0) ||
+         (migration_cost_option != nullptr && migration_cost_option->count() > 0);
+}
+
+void AddBalanceFlags(CLI::App& app, BalanceFlags& flags) {
+  const std::string group = "Load balancing (many objects per slot; any of these enables it)";
+  app.add_flag("--balance", flags.balance,
+               "Tasks are migratable objects placed many per slot under a load-balance cap "
+               "(implied by the other flags of this group); --algorithm then names a balancer "
+               "(`hopmap algorithms`), --initial is the objects' current placement")
+      ->group(group);
+  app.add_option("--loads", flags.loads,
+                 "Object loads: one number >= 0 per line, line i for object i ('#' comments); "
+                 "default: every load 1")
+      ->group(group);
+  flags.imbalance_option =
+      app.add_option("--imbalance", flags.imbalance,
+                     "Every slot's load stays within (1 + E) x the average slot load")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str()
+          ->group(group);
+  app.add_option("--state-bytes", flags.state_bytes,
+                 "Bytes of each object's state, one integer per line (what a migration moves); "
+                 "default: 1 per object")
+      ->group(group);
+  flags.max_migrations_option =
+      app.add_option("--max-migrations", flags.max_migrations,
+                     "Move at most K objects away from their --initial slots")
+          ->check(CLI::NonNegativeNumber)
+          ->group(group);
+  flags.max_migration_bytes_option =
+      app.add_option("--max-migration-bytes", flags.max_migration_bytes,
+                     "Move at most B bytes of object state (--state-bytes)")
+          ->check(CLI::NonNegativeNumber)
+          ->group(group);
+  flags.migration_cost_option =
+      app.add_option("--migration-cost", flags.migration_cost,
+                     "Hop-bytes charged per migrated byte of state: the search minimises "
+                     "hop-bytes + F x migrated bytes")
+          ->check(CLI::NonNegativeNumber)
+          ->group(group);
+}
+
+absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
+                                            const std::string& current_path) {
+  BalanceData data;
+  if (!flags.loads.empty()) {
+    absl::StatusOr<std::vector<double>> loads = ReadLoadsFile(flags.loads);
+    if (!loads.ok()) return loads.status();
+    data.loads = *std::move(loads);
+  }
+  if (!flags.state_bytes.empty()) {
+    absl::StatusOr<std::vector<Bytes>> bytes = ReadStateBytesFile(flags.state_bytes);
+    if (!bytes.ok()) return bytes.status();
+    data.state_bytes = *std::move(bytes);
+  }
+  if (!current_path.empty()) {
+    absl::StatusOr<std::vector<SlotId>> current = ReadMappingFile(current_path);
+    if (!current.ok()) return current.status();
+    data.current_slot = *std::move(current);
+  }
+  data.options.imbalance = flags.imbalance;
+  data.options.max_migrations = flags.max_migrations;
+  data.options.max_migration_bytes = flags.max_migration_bytes;
+  data.options.migration_cost = flags.migration_cost;
+  if (absl::Status s = data.options.Validate(); !s.ok()) return s;
+  return data;
+}
+
+void BalanceData::ToProto(v1::Balance* out) const {
+  out->mutable_loads()->Assign(loads.begin(), loads.end());
+  out->set_imbalance(options.imbalance);
+  out->mutable_current_slot()->Assign(current_slot.begin(), current_slot.end());
+  out->mutable_state_bytes()->Assign(state_bytes.begin(), state_bytes.end());
+  if (options.max_migrations >= 0) out->set_max_migrations(options.max_migrations);
+  if (options.max_migration_bytes >= 0) out->set_max_migration_bytes(options.max_migration_bytes);
+  out->set_migration_cost(options.migration_cost);
+}
+
+std::string BalanceSummary(const MappingReport& r) {
+  const LoadBalanceReport& b = *r.balance;
+  std::string text = absl::StrFormat(
+      "hopmap: %d objects on %d slots with %s: hop-bytes %d (%s %d, %.1f%% %s), "
+      "max/avg load %.3f (%s), lower bound %d (%s)",
+      r.tasks, r.slots, r.algorithm, r.hop_bytes, b.has_current ? "current" : "block",
+      r.baseline_hop_bytes, 100.0 * std::abs(r.improvement), r.improvement >= 0 ? "less" : "more",
+      b.avg_load > 0 ? b.max_load / b.avg_load : 0.0,
+      b.balanced ? absl::StrFormat("within 1 + %g", b.imbalance) : "NOT balanced: " + b.note,
+      r.lower_bound.value, r.lower_bound.method);
+  if (b.has_current) {
+    absl::StrAppend(&text, absl::StrFormat(", %d objects migrated (%d bytes)", b.migrated_objects,
+                                           b.migrated_bytes));
+  }
+  absl::StrAppend(&text, absl::StrFormat(", %.3f s\n", r.solve_seconds));
+  return text;
+}
+
+}  // namespace hopmap::cli

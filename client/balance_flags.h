@@ -1,0 +1,60 @@
+// The balanced problem's flags (hopmap map and eval): objects with loads, many
+// per slot, a load-balance cap, and the current placement with migration rules.
+#ifndef HOPMAP_CLIENT_BALANCE_FLAGS_H_
+#define HOPMAP_CLIENT_BALANCE_FLAGS_H_
+
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "core/balance/balance_problem.h"
+#include "core/mappers/solve.h"
+#include "hopmap/v1/mapper.pb.h"
+
+namespace hopmap::cli {
+
+struct BalanceFlags {
+  bool balance = false;      // --balance: objects mode even with unit loads
+  std::string loads;         // --loads FILE
+  double imbalance = 0.05;   // --imbalance E
+  std::string state_bytes;   // --state-bytes FILE
+  int64_t max_migrations = -1;
+  int64_t max_migration_bytes = -1;
+  double migration_cost = 0;
+  // Options CLI11 saw, to tell "given" from "default".
+  CLI::Option* imbalance_option = nullptr;
+  CLI::Option* max_migrations_option = nullptr;
+  CLI::Option* max_migration_bytes_option = nullptr;
+  CLI::Option* migration_cost_option = nullptr;
+
+  // Whether any flag asks for the balanced problem.
+  [[nodiscard]] bool active() const;
+};
+
+// Adds --balance, --loads, --imbalance, --state-bytes, --max-migrations,
+// --max-migration-bytes, --migration-cost.
+void AddBalanceFlags(CLI::App& app, BalanceFlags& flags);
+
+// The files read and the options checked. `current_path`: the current placement
+// (--initial), may be empty.
+struct BalanceData {
+  std::vector<double> loads;
+  std::vector<SlotId> current_slot;
+  std::vector<Bytes> state_bytes;
+  BalanceOptions options;
+
+  [[nodiscard]] BalanceInput Input(const TaskGraph& graph, const Allocation& allocation) const {
+    return BalanceInput{graph, allocation, loads, current_slot, state_bytes};
+  }
+  void ToProto(v1::Balance* out) const;
+};
+absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
+                                            const std::string& current_path);
+
+// One line for stderr (formats other than json): hop-bytes, balance, migration.
+std::string BalanceSummary(const MappingReport& report);
+
+}  // namespace hopmap::cli
+
+#endif  // HOPMAP_CLIENT_BALANCE_FLAGS_H_

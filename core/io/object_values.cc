@@ -1,0 +1,95 @@
+#include "core/io/object_values.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "core/balance/balance_problem.h"
+
+namespace hopmap {
+namespace {
+
+// Calls parse(value, index) for every value line; parse returns false on a bad
+// value, which becomes "SOURCE:LINE: expected the WHAT of object I (RULE), got 'V'".
+template <typename Parse>
+absl::Status ForEachValue(const std::string& text, const std::string& source,
+                          absl::string_view what, absl::string_view rule, Parse parse) {
+  std::istringstream in(text);
+  std::string line;
+  size_t index = 0;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    absl::string_view s = line;
+    if (size_t hash = s.find('#'); hash != absl::string_view::npos) s = s.substr(0, hash);
+    s = absl::StripAsciiWhitespace(s);
+    if (s.empty()) continue;
+    if (index >= static_cast<size_t>(kMaxTasks) || !parse(s)) {
+      return absl::InvalidArgumentError(absl::StrCat(source, ":", line_number, ": expected the ",
+                                                     what, " of object ", index, " (", rule,
+                                                     "), got '", s, "'"));
+    }
+    ++index;
+  }
+  if (index == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": no ", what, " values in the file"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Slurp(const std::string& path, absl::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open the ", what, " file"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
+                                               const std::string& source_name) {
+  std::vector<double> loads;
+  absl::Status s = ForEachValue(
+      text, source_name, "load", absl::StrCat("a number from 0 to ", kMaxObjectLoad),
+      [&](absl::string_view v) {
+        double load = 0;
+        if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
+            load > kMaxObjectLoad) {
+          return false;
+        }
+        loads.push_back(load);
+        return true;
+      });
+  if (!s.ok()) return s;
+  return loads;
+}
+
+absl::StatusOr<std::vector<double>> ReadLoadsFile(const std::string& path) {
+  absl::StatusOr<std::string> text = Slurp(path, "loads");
+  if (!text.ok()) return text.status();
+  return ParseLoads(*text, path);
+}
+
+absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
+                                                   const std::string& source_name) {
+  std::vector<Bytes> bytes;
+  absl::Status s = ForEachValue(text, source_name, "state bytes", "an integer >= 0",
+                                [&](absl::string_view v) {
+                                  int64_t b = 0;
+                                  if (!absl::SimpleAtoi(v, &b) || b < 0) return false;
+                                  bytes.push_back(b);
+                                  return true;
+                                });
+  if (!s.ok()) return s;
+  return bytes;
+}
+
+absl::StatusOr<std::vector<Bytes>> ReadStateBytesFile(const std::string& path) {
+  absl::StatusOr<std::string> text = Slurp(path, "state bytes");
+  if (!text.ok()) return text.status();
+  return ParseStateBytes(*text, path);
+}
+
+}  // namespace hopmap

@@ -1,0 +1,28 @@
+// Per-object value files of the balanced problem (`hopmap map --loads`,
+// `--state-bytes`): one number per line, line i (not counting '#' comments and
+// blank lines) for object i.
+#ifndef HOPMAP_CORE_IO_OBJECT_VALUES_H_
+#define HOPMAP_CORE_IO_OBJECT_VALUES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/types.h"
+
+namespace hopmap {
+
+// Loads: non-negative finite numbers ("1", "0.25", "3e2"). Errors name the file
+// and line ("loads.txt:4: expected the load of object 2 (a number >= 0), got 'x'").
+absl::StatusOr<std::vector<double>> ReadLoadsFile(const std::string& path);
+absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
+                                               const std::string& source_name);
+
+// State bytes: non-negative integers.
+absl::StatusOr<std::vector<Bytes>> ReadStateBytesFile(const std::string& path);
+absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
+                                                   const std::string& source_name);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_IO_OBJECT_VALUES_H_

@@ -1,0 +1,114 @@
+// hopmap map/eval with load balancing (issue 17): real files in, the report out.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "nlohmann/json.hpp"
+#include "tests/client/cli_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::RunHopmap;
+using ::hopmap::testing::WriteFile;
+using ::testing::HasSubstr;
+
+const std::string kTmp = ::testing::TempDir();
+
+// lulesh's 64 ranks, each overloaded 4x on ranks 0..7.
+std::string LoadsFile() {
+  std::string text = "# lulesh loads\n";
+  for (int t = 0; t < 64; ++t) absl::StrAppend(&text, t < 8 ? "4\n" : "1\n");
+  const std::string path = kTmp + "/balance_loads.txt";
+  WriteFile(path, text);
+  return path;
+}
+
+const std::string kProblem = "--local --machine torus:2x2x2:cores=2 --graph " +
+                             std::string(HOPMAP_SHARED_DATA_DIR) +
+                             "/commgraphs/cnca_lulesh_64.edgelist";
+
+TEST(BalanceCliTest, MapsObjectsManyPerSlotWithinTheCap) {
+  const std::string loads = LoadsFile();
+  const auto r = RunHopmap("map " + kProblem + " --loads " + loads + " --imbalance 0.1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("balance"));
+  const auto& b = j["balance"];
+  EXPECT_TRUE(b["balanced"].get<bool>()) << b["note"];
+  EXPECT_DOUBLE_EQ(b["total_load"].get<double>(), 8 * 4 + 56);
+  EXPECT_DOUBLE_EQ(b["avg_load"].get<double>(), 88.0 / 16);
+  EXPECT_LE(b["max_load"].get<double>(), 1.1 * 88.0 / 16 + 1e-9);
+  EXPECT_EQ(b["load_of_slot"].size(), 16u);
+  EXPECT_EQ(j["slot_of_task"].size(), 64u);
+  EXPECT_EQ(j["lower_bound_method"], "degree-loads");
+  EXPECT_LE(j["lower_bound"].get<int64_t>(), j["hop_bytes"].get<int64_t>());
+  EXPECT_FALSE(b["has_current"].get<bool>());
+  EXPECT_EQ(j["algorithm"].get<std::string>().rfind("auto(", 0), 0u) << j["algorithm"];
+}
+
+TEST(BalanceCliTest, RemapsFromTheCurrentPlacementAndEvalAgrees) {
+  const std::string loads = LoadsFile();
+  const std::string current = kTmp + "/balance_current.perm";
+  // A communication-blind start, written as a perm file.
+  const auto greedy = RunHopmap("map " + kProblem + " --loads " + loads +
+                                " --algorithm greedy-lb --format perm -q -o " + current);
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.err;
+  const auto r = RunHopmap("map " + kProblem + " --loads " + loads + " --initial " + current +
+                           " --max-migrations 10 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& b = j["balance"];
+  EXPECT_TRUE(b["has_current"].get<bool>());
+  EXPECT_LE(b["migrated_objects"].get<int64_t>(), 10);
+  EXPECT_EQ(b["moves"].size(), b["migrated_objects"].get<size_t>());
+  EXPECT_LE(j["hop_bytes"].get<int64_t>(), j["baseline_hop_bytes"].get<int64_t>());
+  // eval of the answer, against the same current placement, says the same.
+  const std::string answer = kTmp + "/balance_answer.json";
+  WriteFile(answer, r.out);
+  const auto e = RunHopmap("eval " + kProblem + " --loads " + loads + " --initial " + current +
+                           " --mapping " + answer);
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const auto ej = nlohmann::json::parse(e.out);
+  EXPECT_EQ(ej["hop_bytes"], j["hop_bytes"]);
+  EXPECT_EQ(ej["balance"]["migrated_objects"], b["migrated_objects"]);
+  EXPECT_EQ(ej["balance"]["max_load"], b["max_load"]);
+  // Perm and csv carry many objects per slot; the summary goes to stderr.
+  const auto perm = RunHopmap("map " + kProblem + " --loads " + loads + " --format perm");
+  ASSERT_EQ(perm.exit_code, 0) << perm.err;
+  EXPECT_EQ(std::vector<std::string>(absl::StrSplit(perm.out, '\n', absl::SkipEmpty())).size(),
+            64u);
+  EXPECT_THAT(perm.err, HasSubstr("64 objects on 16 slots"));
+  EXPECT_THAT(perm.err, HasSubstr("max/avg load"));
+}
+
+TEST(BalanceCliTest, UserErrorsNameTheProblem) {
+  const std::string loads = LoadsFile();
+  const std::string bad = kTmp + "/balance_bad_loads.txt";
+  WriteFile(bad, "1\n1\n-3\n");
+  struct Case {
+    std::string args, message;
+  };
+  const std::vector<Case> cases = {
+      {"--loads " + bad, "balance_bad_loads.txt:3: expected the load of object 2"},
+      {"--loads " + loads + " --format rankfile", "--format rankfile places one process per core"},
+      {"--loads " + loads + " --algorithm grasp", "unknown load-balancing algorithm 'grasp'"},
+      {"--loads " + loads + " --max-migrations 3", "needs the current placement"},
+      {"--balance --imbalance -1", "--imbalance"},
+      {"--loads /nonexistent/loads.txt", "/nonexistent/loads.txt: cannot open the loads file"},
+  };
+  for (const Case& c : cases) {
+    const auto r = RunHopmap("map " + kProblem + " " + c.args);
+    EXPECT_NE(r.exit_code, 0) << c.args;
+    EXPECT_THAT(r.err, HasSubstr(c.message)) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+  // The balancers are listed with the mappers.
+  const auto list = RunHopmap("algorithms");
+  EXPECT_THAT(list.out, HasSubstr("greedy-lb"));
+}
+
+}  // namespace
+}  // namespace hopmap

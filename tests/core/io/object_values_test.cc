@@ -1,0 +1,41 @@
+// The per-object value files of load balancing (--loads, --state-bytes).
+#include "core/io/object_values.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hopmap {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(ObjectValuesTest, ReadsOneValuePerLineWithComments) {
+  absl::StatusOr<std::vector<double>> loads =
+      ParseLoads("# loads of 3 objects\n1\n\n  0.25  # a light one\n3e2\n", "l.txt");
+  ASSERT_TRUE(loads.ok()) << loads.status();
+  EXPECT_THAT(*loads, ElementsAre(1.0, 0.25, 300.0));
+  absl::StatusOr<std::vector<Bytes>> bytes = ParseStateBytes("10\n0\n4096\n", "b.txt");
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_THAT(*bytes, ElementsAre(10, 0, 4096));
+}
+
+TEST(ObjectValuesTest, ErrorsNameTheFileLineAndObject) {
+  EXPECT_EQ(ParseLoads("1\n# c\n-2\n", "l.txt").status().message(),
+            "l.txt:3: expected the load of object 1 (a number from 0 to 1e+15), got '-2'");
+  EXPECT_THAT(std::string(ParseLoads("1\nnan\n", "l.txt").status().message()),
+              HasSubstr("l.txt:2:"));
+  EXPECT_THAT(std::string(ParseLoads("1 2\n", "l.txt").status().message()),
+              HasSubstr("got '1 2'"));
+  EXPECT_THAT(std::string(ParseLoads("# nothing\n", "l.txt").status().message()),
+              HasSubstr("l.txt: no load values"));
+  EXPECT_EQ(ParseStateBytes("5\n1.5\n", "b.txt").status().message(),
+            "b.txt:2: expected the state bytes of object 1 (an integer >= 0), got '1.5'");
+  EXPECT_EQ(ReadLoadsFile("/nonexistent/l.txt").status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace hopmap
