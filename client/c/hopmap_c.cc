@@ -1,0 +1,253 @@
+// The C API (hopmap.h) over the C++ client: every entry point catches everything,
+// so no exception crosses into C, and hands back malloc'd memory only.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "client/c/hopmap.h"
+#include "client/lib/hopmap_client.h"
+
+struct hopmap_client {
+  std::unique_ptr<hopmap::client::HopmapClient> client;
+};
+
+namespace {
+
+char* CopyString(const std::string& s) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out != nullptr) std::memcpy(out, s.c_str(), s.size() + 1);
+  return out;
+}
+
+hopmap_status Fail(hopmap_status status, const std::string& message, char** error_message) {
+  if (error_message != nullptr) *error_message = CopyString(message);
+  return status;
+}
+
+hopmap_status FromAbsl(const absl::Status& status, char** error_message) {
+  const int code = static_cast<int>(status.code());
+  const hopmap_status mapped =
+      code >= 0 && code <= 16 ? static_cast<hopmap_status>(code) : HOPMAP_UNKNOWN;
+  return Fail(mapped, std::string(status.message()), error_message);
+}
+
+template <typename T>
+T* CopyArray(const T* data, size_t n) {
+  T* out = static_cast<T*>(std::malloc(n == 0 ? 1 : n * sizeof(T)));
+  if (out != nullptr && n > 0) std::memcpy(out, data, n * sizeof(T));
+  return out;
+}
+
+// The request's checks that protect this process (reading the caller's arrays);
+// the daemon checks the values themselves.
+std::string CheckRequest(const hopmap_map_request& r) {
+  if (r.machine == nullptr || r.machine[0] == '\0') return "request.machine is required";
+  if (r.num_objects < 1) return absl::StrCat("request.num_objects is ", r.num_objects, "; >= 1");
+  if (r.xadj == nullptr) return "request.xadj is NULL";
+  if (r.xadj[0] != 0) return absl::StrCat("request.xadj[0] is ", r.xadj[0], "; must be 0");
+  for (int32_t i = 0; i < r.num_objects; ++i) {
+    if (r.xadj[i + 1] < r.xadj[i]) {
+      return absl::StrCat("request.xadj is not monotone at ", i + 1);
+    }
+  }
+  if (r.xadj[r.num_objects] > INT32_MAX) {
+    return absl::StrCat("request.xadj[num_objects] = ", r.xadj[r.num_objects],
+                        " adjacency entries is more than hopmap takes");
+  }
+  if (r.xadj[r.num_objects] > 0 && r.adjncy == nullptr) return "request.adjncy is NULL";
+  if (r.num_nodes < 0) return "request.num_nodes is negative";
+  if (r.num_nodes > 0 && r.node_ids == nullptr) return "request.node_ids is NULL";
+  return "";
+}
+
+hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r) {
+  hopmap::v1::MapRequest request;
+  const std::string machine = r.machine;
+  if (machine.find(':') != std::string::npos) {
+    request.mutable_machine()->set_spec(machine);
+  } else {
+    request.set_machine_name(machine);
+  }
+  hopmap::v1::AllocationSpec* allocation = request.mutable_allocation();
+  for (int32_t i = 0; i < r.num_nodes; ++i) allocation->add_node_ids(r.node_ids[i]);
+  if (r.nodes != nullptr) allocation->set_nodes(r.nodes);
+  allocation->set_cores_per_node(r.cores_per_node);
+
+  const int32_t n = r.num_objects;
+  const int64_t entries = r.xadj[n];
+  hopmap::v1::TaskGraph* graph = request.mutable_graph();
+  graph->mutable_xadj()->Assign(r.xadj, r.xadj + n + 1);
+  graph->mutable_adjncy()->Assign(r.adjncy, r.adjncy + entries);
+  if (r.adjwgt != nullptr) {
+    graph->mutable_adjwgt()->Assign(r.adjwgt, r.adjwgt + entries);
+  } else {
+    graph->mutable_adjwgt()->Resize(static_cast<int>(entries), 1);
+  }
+
+  hopmap::v1::Balance* balance = request.mutable_balance();
+  if (r.loads != nullptr) balance->mutable_loads()->Assign(r.loads, r.loads + n);
+  if (r.imbalance >= 0) balance->set_imbalance(r.imbalance);
+  if (r.current_slot != nullptr) {
+    balance->mutable_current_slot()->Assign(r.current_slot, r.current_slot + n);
+  }
+  if (r.state_bytes != nullptr) {
+    balance->mutable_state_bytes()->Assign(r.state_bytes, r.state_bytes + n);
+  }
+  if (r.max_migrations >= 0) balance->set_max_migrations(r.max_migrations);
+  if (r.max_migration_bytes >= 0) balance->set_max_migration_bytes(r.max_migration_bytes);
+  balance->set_migration_cost(r.migration_cost);
+
+  request.set_algorithm(r.algorithm != nullptr ? r.algorithm : "auto");
+  request.set_time_limit_seconds(r.time_limit_seconds);
+  request.set_seed(r.seed);
+  request.set_threads(r.threads);
+  return request;
+}
+
+// Fills `out` from the reply; false when memory ran out (out is then freed).
+bool FillResult(const hopmap::v1::MapReply& reply, hopmap_map_result* out) {
+  const hopmap::v1::BalanceReply& b = reply.balance();
+  out->num_objects = reply.slot_of_task_size();
+  out->slot_of_object = CopyArray(reply.slot_of_task().data(), reply.slot_of_task_size());
+  out->node_of_object = CopyArray(reply.node_of_task().data(), reply.node_of_task_size());
+  out->num_slots = b.load_of_slot_size();
+  out->load_of_slot = CopyArray(b.load_of_slot().data(), b.load_of_slot_size());
+  out->hop_bytes = reply.hop_bytes();
+  out->baseline_hop_bytes = reply.baseline_hop_bytes();
+  out->lower_bound = reply.lower_bound();
+  out->avg_load = b.avg_load();
+  out->max_load = b.max_load();
+  out->balanced = b.balanced() ? 1 : 0;
+  out->num_moves = b.moves_size();
+  const size_t moves = static_cast<size_t>(b.moves_size());
+  out->move_object = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
+  out->move_from = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
+  out->move_to = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
+  if (out->move_object != nullptr && out->move_from != nullptr && out->move_to != nullptr) {
+    for (size_t i = 0; i < moves; ++i) {
+      out->move_object[i] = b.moves(static_cast<int>(i)).object();
+      out->move_from[i] = b.moves(static_cast<int>(i)).from_slot();
+      out->move_to[i] = b.moves(static_cast<int>(i)).to_slot();
+    }
+  }
+  out->migrated_bytes = b.migrated_bytes();
+  out->solve_seconds = reply.solve_seconds();
+  out->algorithm = CopyString(reply.algorithm());
+  out->note = CopyString(b.note());
+  if (out->slot_of_object == nullptr || out->node_of_object == nullptr ||
+      out->load_of_slot == nullptr || out->move_object == nullptr || out->move_from == nullptr ||
+      out->move_to == nullptr || out->algorithm == nullptr || out->note == nullptr) {
+    hopmap_map_result_free(out);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* hopmap_status_name(hopmap_status status) {
+  static const char* const kNames[] = {
+      "OK",        "CANCELLED",          "UNKNOWN",           "INVALID_ARGUMENT",
+      "DEADLINE_EXCEEDED", "NOT_FOUND",  "ALREADY_EXISTS",    "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+      "UNIMPLEMENTED", "INTERNAL",       "UNAVAILABLE",       "DATA_LOSS",
+      "UNAUTHENTICATED"};
+  const int i = static_cast<int>(status);
+  return i >= 0 && i <= 16 ? kNames[i] : "UNKNOWN_STATUS";
+}
+
+void hopmap_free_string(char* s) { std::free(s); }
+
+void hopmap_connect_options_init(hopmap_connect_options* options) {
+  if (options == nullptr) return;
+  std::memset(options, 0, sizeof(*options));
+  options->connect_timeout_seconds = 5;
+}
+
+hopmap_status hopmap_connect(const hopmap_connect_options* options, hopmap_client** client,
+                             char** error_message) {
+  if (error_message != nullptr) *error_message = nullptr;
+  if (client != nullptr) *client = nullptr;
+  if (options == nullptr || client == nullptr) {
+    return Fail(HOPMAP_INVALID_ARGUMENT, "hopmap_connect: options and client must not be NULL",
+                error_message);
+  }
+  if (options->address == nullptr || options->address[0] == '\0') {
+    return Fail(HOPMAP_INVALID_ARGUMENT, "hopmap_connect: options.address is required",
+                error_message);
+  }
+  try {
+    hopmap::client::ConnectOptions connect;
+    connect.address = options->address;
+    if (options->token != nullptr) connect.token = options->token;
+    if (options->tls_ca_file != nullptr) connect.tls_ca_file = options->tls_ca_file;
+    connect.connect_timeout_seconds = options->connect_timeout_seconds;
+    absl::StatusOr<std::unique_ptr<hopmap::client::HopmapClient>> connected =
+        hopmap::client::HopmapClient::Connect(connect);
+    if (!connected.ok()) return FromAbsl(connected.status(), error_message);
+    *client = new hopmap_client{*std::move(connected)};
+    return HOPMAP_OK;
+  } catch (const std::exception& e) {
+    return Fail(HOPMAP_INTERNAL, absl::StrCat("hopmap_connect: ", e.what()), error_message);
+  } catch (...) {
+    return Fail(HOPMAP_INTERNAL, "hopmap_connect: unknown error", error_message);
+  }
+}
+
+void hopmap_close(hopmap_client* client) { delete client; }
+
+void hopmap_map_request_init(hopmap_map_request* request) {
+  if (request == nullptr) return;
+  std::memset(request, 0, sizeof(*request));
+  request->imbalance = -1;
+  request->max_migrations = -1;
+  request->max_migration_bytes = -1;
+}
+
+hopmap_status hopmap_map(hopmap_client* client, const hopmap_map_request* request,
+                         hopmap_map_result* result, char** error_message) {
+  if (error_message != nullptr) *error_message = nullptr;
+  if (result != nullptr) std::memset(result, 0, sizeof(*result));
+  if (client == nullptr || request == nullptr || result == nullptr) {
+    return Fail(HOPMAP_INVALID_ARGUMENT, "hopmap_map: client, request and result must not be NULL",
+                error_message);
+  }
+  try {
+    if (const std::string bad = CheckRequest(*request); !bad.empty()) {
+      return Fail(HOPMAP_INVALID_ARGUMENT, absl::StrCat("hopmap_map: ", bad), error_message);
+    }
+    absl::StatusOr<hopmap::v1::MapReply> reply =
+        client->client->MapProto(BuildRequest(*request), request->deadline_seconds);
+    if (!reply.ok()) return FromAbsl(reply.status(), error_message);
+    if (!FillResult(*reply, result)) {
+      return Fail(HOPMAP_RESOURCE_EXHAUSTED, "hopmap_map: out of memory for the result",
+                  error_message);
+    }
+    return HOPMAP_OK;
+  } catch (const std::exception& e) {
+    return Fail(HOPMAP_INTERNAL, absl::StrCat("hopmap_map: ", e.what()), error_message);
+  } catch (...) {
+    return Fail(HOPMAP_INTERNAL, "hopmap_map: unknown error", error_message);
+  }
+}
+
+void hopmap_map_result_free(hopmap_map_result* result) {
+  if (result == nullptr) return;
+  std::free(result->slot_of_object);
+  std::free(result->node_of_object);
+  std::free(result->load_of_slot);
+  std::free(result->move_object);
+  std::free(result->move_from);
+  std::free(result->move_to);
+  std::free(result->algorithm);
+  std::free(result->note);
+  std::memset(result, 0, sizeof(*result));
+}
+
+}  // extern "C"
