@@ -98,7 +98,8 @@ Problem Replicated(const std::string& path, int32_t k) {
     ranks.ForEachNeighbor(a, [&](TaskId b, Bytes w) {
       volume[a] += static_cast<double>(w);
       if (a < b) {
-        for (int32_t i = 0; i < k; ++i) (void)builder.AddTraffic(a * k + i, b * k + i, std::max<Bytes>(1, w / k));
+        for (int32_t i = 0; i < k; ++i)
+          (void)builder.AddTraffic(a * k + i, b * k + i, std::max<Bytes>(1, w / k));
       }
     });
     for (int32_t i = 0; i < k; ++i) {
@@ -113,8 +114,10 @@ Problem Replicated(const std::string& path, int32_t k) {
     loads[t] = (0.5 + volume[t / k] / mean) * (0.5 + random.Unit());
   }
   std::string base = path.substr(path.find_last_of('/') + 1);
-  return Problem{absl::StrCat(base.substr(0, base.find('.')), " x", k), *std::move(builder).Build(),
-                 std::move(loads), {}};
+  return Problem{absl::StrCat(base.substr(0, base.find('.')), " x", k),
+                 *std::move(builder).Build(),
+                 std::move(loads),
+                 {}};
 }
 
 // The objects whose load changes: 10% of them, at random ("scattered"), or the
@@ -280,16 +283,17 @@ int main(int argc, char** argv) {
   std::vector<Problem> problems;
   problems.push_back(Stencil("stencil2d-5", {128, 128}));
   problems.push_back(Stencil("stencil3d-7", {32, 32, 16}));
-  problems.push_back(
-      Replicated(std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
+  problems.push_back(Replicated(
+      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
   if (quick) problems.resize(1);
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
 
-  std::cout << "## From scratch: 16,384 objects on 256 slots (epsilon " << eps
-            << ", time limit " << time_limit << " s)\n\n"
+  std::cout << "## From scratch: 16,384 objects on 256 slots (epsilon " << eps << ", time limit "
+            << time_limit << " s)\n\n"
             << "hop-bytes (/ greedy-lb's) | max/avg load, per balancer\n\n"
             << "| graph | machine | partition | greedy-lb | refine-lb (from block) | block | "
-               "Scotch gmap -b" << eps << " | Scotch gmap -b" << eps / 2 << " | partition s | Scotch s |\n"
+               "Scotch gmap -b"
+            << eps << " | Scotch gmap -b" << eps / 2 << " | partition s | Scotch s |\n"
             << "|---|---|---|---|---|---|---|---|---|---|\n";
   struct ShiftCase {
     std::string name, machine, kind;
@@ -314,10 +318,10 @@ int main(int argc, char** argv) {
           absl::StrCat("torus ", absl::StrJoin(m.dims, "x"), ", ", m.cores, " cores");
       std::cout << "| " << problem.name << " | " << machine << " | "
                 << Cell(partition, greedy.hop_bytes) << " | " << Cell(greedy, greedy.hop_bytes)
-                << " | " << Cell(refine, greedy.hop_bytes) << " | "
-                << Cell(block, greedy.hop_bytes) << " | " << Cell(scotch, greedy.hop_bytes) << " | "
-                << Cell(scotch_tight, greedy.hop_bytes)
-                << " | " << absl::StrFormat("%.2f", partition.seconds) << " | "
+                << " | " << Cell(refine, greedy.hop_bytes) << " | " << Cell(block, greedy.hop_bytes)
+                << " | " << Cell(scotch, greedy.hop_bytes) << " | "
+                << Cell(scotch_tight, greedy.hop_bytes) << " | "
+                << absl::StrFormat("%.2f", partition.seconds) << " | "
                 << absl::StrFormat("%.2f", scotch.seconds) << " |\n";
 
       // The load shifts, remapped from hopmap's balanced placement.
@@ -333,28 +337,32 @@ int main(int argc, char** argv) {
         const BalanceInput remap{problem.graph, allocation, shifted, current};
         BalanceOptions limited = balance;
         limited.max_migrations = n * 15 / 100;
-        ShiftCase c{problem.name, machine, kind, before->hop_bytes,
+        ShiftCase c{problem.name,
+                    machine,
+                    kind,
+                    before->hop_bytes,
                     RunBalancer(remap, "migrate", balance, time_limit),
                     RunBalancer(remap, "migrate", limited, time_limit),
                     RunBalancer(BalanceInput{problem.graph, allocation, shifted}, "partition",
                                 balance, time_limit)};
-      shifts.push_back(std::move(c));
+        shifts.push_back(std::move(c));
       }
     }
   }
-  std::cout << "\n## Load shift: 10% of the objects double their load (scattered at random, "
-               "or a region: the objects nearest a point of the grid, or a run of ranks), "
-               "remapped from the balanced placement\n\n"
-            << "| graph | machine | shift | hop-bytes before | migrate: hop-bytes (/ from scratch) | "
-               "max/avg | moved | s | migrate, at most 15% moved: hop-bytes (/ from scratch) | "
-               "moved | from scratch: hop-bytes | max/avg | s |\n"
-            << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::cout
+      << "\n## Load shift: 10% of the objects double their load (scattered at random, "
+         "or a region: the objects nearest a point of the grid, or a run of ranks), "
+         "remapped from the balanced placement\n\n"
+      << "| graph | machine | shift | hop-bytes before | migrate: hop-bytes (/ from scratch) | "
+         "max/avg | moved | s | migrate, at most 15% moved: hop-bytes (/ from scratch) | "
+         "moved | from scratch: hop-bytes | max/avg | s |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ShiftCase& c : shifts) {
     const double n = 16384;
     auto ratio = [&](const Row& r) {
-      return absl::StrFormat("%d (%.3f)", r.hop_bytes,
-                             static_cast<double>(r.hop_bytes) /
-                                 static_cast<double>(c.scratch.hop_bytes));
+      return absl::StrFormat(
+          "%d (%.3f)", r.hop_bytes,
+          static_cast<double>(r.hop_bytes) / static_cast<double>(c.scratch.hop_bytes));
     };
     std::cout << "| " << c.name << " | " << c.machine << " | " << c.kind << " | " << c.before
               << " | " << ratio(c.migrate) << " | "

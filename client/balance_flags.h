@@ -15,10 +15,10 @@
 namespace hopmap::cli {
 
 struct BalanceFlags {
-  bool balance = false;      // --balance: objects mode even with unit loads
-  std::string loads;         // --loads FILE
-  double imbalance = 0.05;   // --imbalance E
-  std::string state_bytes;   // --state-bytes FILE
+  bool balance = false;     // --balance: objects mode even with unit loads
+  std::string loads;        // --loads FILE
+  double imbalance = 0.05;  // --imbalance E
+  std::string state_bytes;  // --state-bytes FILE
   int64_t max_migrations = -1;
   int64_t max_migration_bytes = -1;
   double migration_cost = 0;

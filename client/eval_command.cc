@@ -34,16 +34,18 @@ std::string TextReport(const MappingReport& r) {
       r.tasks, r.slots, r.hop_bytes, r.total_bytes, r.avg_hops_per_byte, r.max_dilation,
       r.lower_bound.value, r.lower_bound.method,
       r.gap ? absl::StrFormat("%.4f", *r.gap) : std::string("n/a"), r.baseline_hop_bytes,
-      !r.balance.has_value() ? "in-order" : r.balance->has_current ? "current" : "block",
+      !r.balance.has_value()   ? "in-order"
+      : r.balance->has_current ? "current"
+                               : "block",
       100.0 * r.improvement);
   if (r.balance.has_value()) {
     const LoadBalanceReport& b = *r.balance;
-    absl::StrAppend(&text, absl::StrFormat("avg_load           %.6g\nmax_load           %.6g "
-                                           "(max/avg %.4f, cap %.6g: %s)\n",
-                                           b.avg_load, b.max_load,
-                                           b.avg_load > 0 ? b.max_load / b.avg_load : 0.0,
-                                           b.requested_cap,
-                                           b.balanced ? "balanced" : "NOT balanced"));
+    absl::StrAppend(
+        &text,
+        absl::StrFormat("avg_load           %.6g\nmax_load           %.6g "
+                        "(max/avg %.4f, cap %.6g: %s)\n",
+                        b.avg_load, b.max_load, b.avg_load > 0 ? b.max_load / b.avg_load : 0.0,
+                        b.requested_cap, b.balanced ? "balanced" : "NOT balanced"));
     if (b.has_current) {
       absl::StrAppend(&text, absl::StrFormat("migrated_objects   %d (%d bytes)\n",
                                              b.migrated_objects, b.migrated_bytes));
@@ -74,9 +76,9 @@ absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   if (flags.balance.active()) {
     absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
     if (!data.ok()) return data.status();
-    report = EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
-                                     *std::move(mapping), data->options, routing,
-                                     flags.problem.threads);
+    report =
+        EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
+                                *std::move(mapping), data->options, routing, flags.problem.threads);
   } else {
     report = EvaluateMapping(problem->graph, *problem->allocation, *std::move(mapping), routing,
                              flags.problem.threads);

@@ -522,9 +522,9 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
     };
   }
   absl::StatusOr<MappingReport> report =
-      balanced ? SolveBalancedMapping(*balance_input, call.algorithm, options, balance_options,
-                                      control)
-               : SolveMapping(*graph, allocation, call.algorithm, options, BuiltinMappers(), control);
+      balanced
+          ? SolveBalancedMapping(*balance_input, call.algorithm, options, balance_options, control)
+          : SolveMapping(*graph, allocation, call.algorithm, options, BuiltinMappers(), control);
   if (call.client_gone.load()) {
     return absl::Now() >= call.deadline
                ? absl::DeadlineExceededError("the call's deadline passed during the solve")
@@ -575,8 +575,8 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
     if (absl::Status s = ValidateBalanceInput(input, balance_options); !s.ok()) {
       return FieldError("balance", s.message());
     }
-    report = EvaluateBalancedMapping(input, std::move(given), balance_options, routing,
-                                     SolveThreads(0));
+    report =
+        EvaluateBalancedMapping(input, std::move(given), balance_options, routing, SolveThreads(0));
   } else {
     report = EvaluateMapping(*graph, allocation, std::move(given), routing, SolveThreads(0));
   }

@@ -84,8 +84,8 @@ typedef struct {
 HOPMAP_API void hopmap_connect_options_init(hopmap_connect_options* options);
 /* On success *client is a new client (hopmap_close it). UNAVAILABLE ("cannot reach
  * hopmapd at ADDR: ...") when the daemon cannot be reached within the timeout. */
-HOPMAP_API hopmap_status hopmap_connect(const hopmap_connect_options* options, hopmap_client** client,
-                             char** error_message);
+HOPMAP_API hopmap_status hopmap_connect(const hopmap_connect_options* options,
+                                        hopmap_client** client, char** error_message);
 HOPMAP_API void hopmap_close(hopmap_client* client);
 
 typedef struct {
@@ -137,7 +137,7 @@ typedef struct {
   int64_t lower_bound;
   double avg_load;
   double max_load;
-  int balanced; /* 1 when max_load <= (1 + imbalance) x avg_load */
+  int balanced;      /* 1 when max_load <= (1 + imbalance) x avg_load */
   int32_t num_moves; /* objects whose slot changed against current_slot */
   int32_t* move_object;
   int32_t* move_from;
@@ -151,7 +151,7 @@ typedef struct {
 /* Places the objects through hopmapd's balanced Map. On success fills *result
  * (hopmap_map_result_free it); on failure *result is zeroed. */
 HOPMAP_API hopmap_status hopmap_map(hopmap_client* client, const hopmap_map_request* request,
-                         hopmap_map_result* result, char** error_message);
+                                    hopmap_map_result* result, char** error_message);
 HOPMAP_API void hopmap_map_result_free(hopmap_map_result* result);
 
 #ifdef __cplusplus

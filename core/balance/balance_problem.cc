@@ -17,8 +17,8 @@ absl::Status BalanceOptions::Validate() const {
         absl::StrCat("max migrations ", max_migrations, " must be >= 0 (or -1: no limit)"));
   }
   if (max_migration_bytes < -1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "max migration bytes ", max_migration_bytes, " must be >= 0 (or -1: no limit)"));
+    return absl::InvalidArgumentError(absl::StrCat("max migration bytes ", max_migration_bytes,
+                                                   " must be >= 0 (or -1: no limit)"));
   }
   if (!std::isfinite(migration_cost) || migration_cost < 0) {
     return absl::InvalidArgumentError(
@@ -39,9 +39,9 @@ absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOption
     for (size_t t = 0; t < n; ++t) {
       const double load = input.loads[t];
       if (!std::isfinite(load) || load < 0 || load > kMaxObjectLoad) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("loads: object ", t, " has load ", load,
-                         "; loads must be numbers from 0 to ", kMaxObjectLoad));
+        return absl::InvalidArgumentError(absl::StrCat("loads: object ", t, " has load ", load,
+                                                       "; loads must be numbers from 0 to ",
+                                                       kMaxObjectLoad));
       }
     }
   }

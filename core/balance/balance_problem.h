@@ -74,7 +74,7 @@ std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId>
 // The cap the solvers aim at: (1 + imbalance) x average, raised to the heaviest
 // object when one object alone is heavier (then no placement meets the first).
 struct LoadCap {
-  double average = 0;   // total load / slots
+  double average = 0;    // total load / slots
   double requested = 0;  // (1 + imbalance) x average
   double cap = 0;        // max(requested, heaviest object)
   TaskId heaviest = kInvalidTask;

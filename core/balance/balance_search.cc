@@ -90,7 +90,8 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       }
       const double cost = static_cast<double>(delta) + p.MigrationCostDelta(t, to);
       const double score = cost / std::min(p.load(t), excess);
-      if (score < best.score || (score == best.score && (t < best.t || (t == best.t && to < best.to)))) {
+      if (score < best.score ||
+          (score == best.score && (t < best.t || (t == best.t && to < best.to)))) {
         best = {score, t, to, delta};
       }
     };
@@ -147,8 +148,7 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
 }
 
 BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
-                                  const BalanceRefineOptions& options,
-                                  const StopCondition& stop) {
+                                  const BalanceRefineOptions& options, const StopCondition& stop) {
   BalanceSearchStats stats;
   const double tol = Tolerance(cap);
   const TaskId n = p.num_objects();
@@ -230,7 +230,8 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
         if (p.position_of(u) == q) try_partner(u);
       });
       std::span<const TaskId> there = p.objects_on(to);
-      const int32_t k = std::min<int32_t>(options.swap_candidates, static_cast<int32_t>(there.size()));
+      const int32_t k =
+          std::min<int32_t>(options.swap_candidates, static_cast<int32_t>(there.size()));
       for (int32_t i = 0; i < k; ++i) {
         try_partner(
             there[(static_cast<size_t>(pass) * 7 + static_cast<size_t>(t) + i) % there.size()]);

@@ -35,8 +35,8 @@ class BalancedPlacement {
   // What the object's edges (other than to `ignore`) would cost more on position
   // `to` than where it is: the shared exchange kernel.
   [[nodiscard]] HopBytes MoveDelta(TaskId t, int32_t to, TaskId ignore = kNoTask) const {
-    return MoveDeltaAt(graph(), allocation(), position_of_task_.data(), t, position_of_task_[t],
-                       to, ignore);
+    return MoveDeltaAt(graph(), allocation(), position_of_task_.data(), t, position_of_task_[t], to,
+                       ignore);
   }
   // The least loaded slot of a position (lowest slot id on ties).
   [[nodiscard]] SlotId LeastLoadedSlotAt(int32_t position) const;

@@ -111,9 +111,9 @@ class MigrateBalancer final : public Balancer {
     if (in.problem.current_slot.empty() || in.stop.ShouldStop()) return out;
 
     const std::vector<int64_t> stay = StayCosts(in);
-    BalancedPlacement remapped(in.problem, in.balance,
-                               BisectionPlacement(in.problem, NodeImbalance(in), in.options,
-                                                  in.stop, nullptr, stay));
+    BalancedPlacement remapped(
+        in.problem, in.balance,
+        BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop, nullptr, stay));
     const BalanceSearchStats remap_stats = RepairAndRefine(remapped, in.cap.cap, in.stop);
     if (!WithinLimits(remapped, in.balance)) return out;
     if (Rank(remapped, in.cap.cap) < Rank(repaired, in.cap.cap)) {
@@ -178,7 +178,8 @@ class AutoBalancer final : public Balancer {
     std::tuple<bool, double, int64_t> best_rank;
     for (size_t i = 0; i < runs.size(); ++i) {
       const absl::Time start = absl::Now();
-      const StopCondition stop = in.stop.Until(start + (in.stop.deadline() - start) * runs[i].share);
+      const StopCondition stop =
+          in.stop.Until(start + (in.stop.deadline() - start) * runs[i].share);
       absl::StatusOr<BalancerOutput> out =
           runs[i].balancer->Balance({in.problem, in.balance, in.options, stop, in.cap});
       Candidate candidate{runs[i].name, 0, 0, Seconds(start), ""};

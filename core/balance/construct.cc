@@ -71,7 +71,8 @@ bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint
   const double scale = max_load > 0 ? static_cast<double>(int64_t{1} << 30) / n / max_load : 0;
   std::vector<idx_t> vwgt(n, 1);
   if (max_load > 0) {
-    for (TaskId t = 0; t < n; ++t) vwgt[t] = static_cast<idx_t>(std::llround(LoadOf(input, t) * scale));
+    for (TaskId t = 0; t < n; ++t)
+      vwgt[t] = static_cast<idx_t>(std::llround(LoadOf(input, t) * scale));
   }
   std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
   std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
@@ -165,9 +166,9 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
     weight_sum += weights[t];
     heaviest = std::max(heaviest, weights[t]);
   }
-  const int64_t capacity = std::max<int64_t>(
-      heaviest, static_cast<int64_t>(std::ceil(static_cast<double>(weight_sum) / nodes *
-                                               (1 + node_imbalance))));
+  const int64_t capacity =
+      std::max<int64_t>(heaviest, static_cast<int64_t>(std::ceil(static_cast<double>(weight_sum) /
+                                                                 nodes * (1 + node_imbalance))));
   bool stopped = false;
   std::vector<int32_t> home;
   if (!input.current_slot.empty() && !stay.empty()) {
@@ -212,7 +213,8 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
     absl::Status added = absl::OkStatus();
     for (TaskId u = 0; u < n && added.ok(); ++u) {
       graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
-        if (u < v && part[u] != part[v] && added.ok()) added = builder.AddTraffic(part[u], part[v], w);
+        if (u < v && part[u] != part[v] && added.ok())
+          added = builder.AddTraffic(part[u], part[v], w);
       });
     }
     absl::StatusOr<TaskGraph> quotient =
@@ -226,8 +228,7 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
       const absl::Time until = now + (stop.deadline() - now) / 3;
       const StopCondition quotient_stop = stop.Until(until);
       MapperOptions quotient_options = options;
-      quotient_options.time_limit_seconds =
-          std::max(1e-3, absl::ToDoubleSeconds(until - now));
+      quotient_options.time_limit_seconds = std::max(1e-3, absl::ToDoubleSeconds(until - now));
       // An iteration cap makes the answer the same on every run when the searches
       // end on it before the clock (the quotient is small: nodes, not objects).
       if (quotient_options.iteration_limit == 0) quotient_options.iteration_limit = 64;

@@ -38,8 +38,8 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
   lb.balanced = lb.max_load <= cap.requested + tol;
   if (!lb.balanced) {
     if (cap.cap > cap.requested) {
-      lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap,
-                             ", above (1 + ", balance.imbalance, ") x average = ", cap.requested,
+      lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap, ", above (1 + ",
+                             balance.imbalance, ") x average = ", cap.requested,
                              ": no placement meets the cap; the best reachable was sought");
       if (lb.max_load > cap.cap + tol && !why_not_balanced.empty()) {
         absl::StrAppend(&lb.note, "; ", why_not_balanced);
@@ -112,19 +112,19 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
                                    : DefaultBalanceTimeLimitSeconds(input.allocation.num_slots());
     const StopCondition stop(start + absl::Seconds(sized.time_limit_seconds), control.cancelled);
     const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
-    absl::StatusOr<BalancerOutput> out =
-        (*balancer)->Balance({input, balance, sized, stop, cap});
+    absl::StatusOr<BalancerOutput> out = (*balancer)->Balance({input, balance, sized, stop, cap});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (!out.ok()) {
       result = out.status();
       return;
     }
     for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
-      const SlotId s = t < static_cast<TaskId>(out->slot_of_task.size()) ? out->slot_of_task[t] : -1;
+      const SlotId s =
+          t < static_cast<TaskId>(out->slot_of_task.size()) ? out->slot_of_task[t] : -1;
       if (out->slot_of_task.size() != static_cast<size_t>(input.graph.num_tasks()) || s < 0 ||
           s >= input.allocation.num_slots()) {
-        result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
-                                                  " returned an invalid placement"));
+        result = absl::InternalError(
+            absl::StrCat("algorithm ", std::string(algorithm), " returned an invalid placement"));
         return;
       }
     }
@@ -152,9 +152,8 @@ absl::StatusOr<MappingReport> EvaluateBalancedMapping(const BalanceInput& input,
                                                       Routing routing, int threads) {
   if (absl::Status s = CheckBalancedProblem(input, balance); !s.ok()) return s;
   if (slot_of_task.size() != static_cast<size_t>(input.graph.num_tasks())) {
-    return absl::InvalidArgumentError(absl::StrCat("mapping: ", slot_of_task.size(),
-                                                   " entries for ", input.graph.num_tasks(),
-                                                   " objects"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mapping: ", slot_of_task.size(), " entries for ", input.graph.num_tasks(), " objects"));
   }
   for (size_t t = 0; t < slot_of_task.size(); ++t) {
     if (slot_of_task[t] < 0 || slot_of_task[t] >= input.allocation.num_slots()) {

@@ -164,8 +164,8 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
     }
     for (size_t t = 0; t < slot_of_task.size(); ++t) {
       if (slot_of_task[t] < 0 || slot_of_task[t] >= allocation.num_slots()) {
-        return absl::InvalidArgumentError(absl::StrCat("mapping: object ", t, " is on slot ",
-                                                       slot_of_task[t], ", outside the allocation"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "mapping: object ", t, " is on slot ", slot_of_task[t], ", outside the allocation"));
       }
     }
   } else if (absl::Status s = ValidateMapping(allocation, static_cast<int64_t>(slot_of_task.size()),

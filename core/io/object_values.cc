@@ -51,17 +51,17 @@ absl::StatusOr<std::string> Slurp(const std::string& path, absl::string_view wha
 absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
                                                const std::string& source_name) {
   std::vector<double> loads;
-  absl::Status s = ForEachValue(
-      text, source_name, "load", absl::StrCat("a number from 0 to ", kMaxObjectLoad),
-      [&](absl::string_view v) {
-        double load = 0;
-        if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
-            load > kMaxObjectLoad) {
-          return false;
-        }
-        loads.push_back(load);
-        return true;
-      });
+  absl::Status s =
+      ForEachValue(text, source_name, "load", absl::StrCat("a number from 0 to ", kMaxObjectLoad),
+                   [&](absl::string_view v) {
+                     double load = 0;
+                     if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
+                         load > kMaxObjectLoad) {
+                       return false;
+                     }
+                     loads.push_back(load);
+                     return true;
+                   });
   if (!s.ok()) return s;
   return loads;
 }
@@ -75,13 +75,13 @@ absl::StatusOr<std::vector<double>> ReadLoadsFile(const std::string& path) {
 absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
                                                    const std::string& source_name) {
   std::vector<Bytes> bytes;
-  absl::Status s = ForEachValue(text, source_name, "state bytes", "an integer >= 0",
-                                [&](absl::string_view v) {
-                                  int64_t b = 0;
-                                  if (!absl::SimpleAtoi(v, &b) || b < 0) return false;
-                                  bytes.push_back(b);
-                                  return true;
-                                });
+  absl::Status s =
+      ForEachValue(text, source_name, "state bytes", "an integer >= 0", [&](absl::string_view v) {
+        int64_t b = 0;
+        if (!absl::SimpleAtoi(v, &b) || b < 0) return false;
+        bytes.push_back(b);
+        return true;
+      });
   if (!s.ok()) return s;
   return bytes;
 }

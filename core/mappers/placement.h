@@ -25,8 +25,8 @@ inline HopBytes MoveDeltaAt(const TaskGraph& graph, const Allocation& allocation
   graph.ForEachNeighbor(task, [&](TaskId u, Bytes w) {
     if (u == ignore) return;
     const int32_t at = position_of_task[u];
-    delta += w * (allocation.HopsBetweenPositions(to, at) -
-                  allocation.HopsBetweenPositions(from, at));
+    delta +=
+        w * (allocation.HopsBetweenPositions(to, at) - allocation.HopsBetweenPositions(from, at));
   });
   return delta;
 }

@@ -3,11 +3,11 @@
 #include <metis.h>
 
 #include <algorithm>
-#include <span>
 #include <atomic>
 #include <cstdlib>
 #include <iterator>
 #include <numeric>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -178,8 +178,8 @@ class Bisector {
     if (positions.size() == 1) {
       for (size_t i = 0; i < tasks.size(); ++i) {
         // Weighted: every task on the node's first slot; the caller spreads them.
-        slot_of_task_[tasks[i]] = positions[0] * static_cast<SlotId>(cores) +
-                                  (weighted() ? 0 : static_cast<SlotId>(i));
+        slot_of_task_[tasks[i]] =
+            positions[0] * static_cast<SlotId>(cores) + (weighted() ? 0 : static_cast<SlotId>(i));
       }
       part.placed = true;
       return;
@@ -596,8 +596,8 @@ class Bisector {
     bool partitioned = false;
     if (!adj.empty() && n >= 2) {
       idx_t nvtxs = n, ncon = 1, nparts = 2, objval = 0;
-      real_t tpwgts[2] = {
-          static_cast<real_t>(first_count) / static_cast<real_t>(WeightOf(tasks)), 0};
+      real_t tpwgts[2] = {static_cast<real_t>(first_count) / static_cast<real_t>(WeightOf(tasks)),
+                          0};
       tpwgts[1] = 1 - tpwgts[0];
       idx_t metis_options[METIS_NOPTIONS];
       std::copy(std::begin(metis_options_), std::end(metis_options_), std::begin(metis_options));
@@ -661,7 +661,9 @@ class Bisector {
                         const std::vector<idx_t>& wgt, const std::vector<idx_t>& vwgt, size_t lo,
                         size_t hi, std::vector<idx_t>& part) {
     const idx_t n = static_cast<idx_t>(part.size());
-    auto weight = [&](idx_t v) -> size_t { return vwgt.empty() ? 1 : static_cast<size_t>(vwgt[v]); };
+    auto weight = [&](idx_t v) -> size_t {
+      return vwgt.empty() ? 1 : static_cast<size_t>(vwgt[v]);
+    };
     size_t in_first = 0;
     for (idx_t v = 0; v < n; ++v) in_first += part[v] == 0 ? weight(v) : 0;
     if (in_first >= lo && in_first <= hi) return;
@@ -695,8 +697,8 @@ class Bisector {
   const RecursiveBisectionOptions options_;
   std::span<const int64_t> weights_;
   int64_t node_capacity_;
-  std::span<const int32_t> home_;   // each task's current position (empty: none)
-  std::span<const int64_t> stay_;   // what leaving it costs, in hop-bytes
+  std::span<const int32_t> home_;  // each task's current position (empty: none)
+  std::span<const int64_t> stay_;  // what leaving it costs, in hop-bytes
   // For the set being cut: which half each of its positions went to, and the set.
   std::vector<int8_t> half_of_position_;
   std::vector<int32_t> set_of_position_;
@@ -740,8 +742,7 @@ std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& al
                                     std::span<const int64_t> weights, int64_t node_capacity,
                                     uint64_t seed, const RecursiveBisectionOptions& options,
                                     const StopCondition& stop, bool* stopped,
-                                    std::span<const int32_t> home,
-                                    std::span<const int64_t> stay) {
+                                    std::span<const int32_t> home, std::span<const int64_t> stay) {
   Bisector bisector(graph, allocation, seed, options, stop, weights, node_capacity, home, stay);
   std::vector<SlotId> slots = bisector.Run();
   if (stopped != nullptr) *stopped = bisector.stopped();

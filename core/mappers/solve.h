@@ -29,21 +29,21 @@ struct ObjectMove {
 
 // What a balanced solve (many objects per slot, core/balance) adds to the report.
 struct LoadBalanceReport {
-  double imbalance = 0;       // the epsilon asked for
+  double imbalance = 0;  // the epsilon asked for
   double total_load = 0;
-  double avg_load = 0;        // total / slots
-  double max_load = 0;        // the most loaded slot's
-  double requested_cap = 0;   // (1 + imbalance) x avg_load
-  double load_cap = 0;        // what the solve aimed at: requested_cap, or the heaviest object
-  bool balanced = false;      // max_load <= requested_cap
-  std::string note;           // why not balanced, or why the cap was raised; empty when balanced
+  double avg_load = 0;       // total / slots
+  double max_load = 0;       // the most loaded slot's
+  double requested_cap = 0;  // (1 + imbalance) x avg_load
+  double load_cap = 0;       // what the solve aimed at: requested_cap, or the heaviest object
+  bool balanced = false;     // max_load <= requested_cap
+  std::string note;          // why not balanced, or why the cap was raised; empty when balanced
   std::vector<double> load_of_slot;
   // With a current placement (has_current): the moves against it.
   bool has_current = false;
   std::vector<ObjectMove> moves;  // in task order
   int64_t migrated_objects = 0;
-  Bytes migrated_bytes = 0;       // state bytes of the migrated objects
-  double migration_cost = 0;      // the factor; objective = hop_bytes + factor x migrated bytes
+  Bytes migrated_bytes = 0;   // state bytes of the migrated objects
+  double migration_cost = 0;  // the factor; objective = hop_bytes + factor x migrated bytes
   HopBytes current_hop_bytes = 0;
   double current_max_load = 0;
 };

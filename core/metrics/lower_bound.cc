@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <optional>
 
 #include "core/analysis/pattern.h"
@@ -61,9 +61,9 @@ LowerBound LoadedDegreeLowerBound(const TaskGraph& graph, const Allocation& allo
           near.clear();
           graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
             const double load = loads[v];
-            near.push_back({load > 0 ? static_cast<double>(w) / load
-                                     : std::numeric_limits<double>::infinity(),
-                            load, w});
+            near.push_back(
+                {load > 0 ? static_cast<double>(w) / load : std::numeric_limits<double>::infinity(),
+                 load, w});
           });
           std::sort(near.begin(), near.end(), [](const Neighbour& a, const Neighbour& b) {
             return a.density != b.density ? a.density > b.density : a.bytes > b.bytes;

@@ -60,7 +60,8 @@ LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& p) {
   r.load_of_slot.assign(p.load_of_slot().begin(), p.load_of_slot().end());
   r.has_current = p.has_current();
   r.moves.reserve(p.moves_size());
-  for (const v1::ObjectMove& m : p.moves()) r.moves.push_back({m.object(), m.from_slot(), m.to_slot()});
+  for (const v1::ObjectMove& m : p.moves())
+    r.moves.push_back({m.object(), m.from_slot(), m.to_slot()});
   r.migrated_objects = p.migrated_objects();
   r.migrated_bytes = p.migrated_bytes();
   r.migration_cost = p.migration_cost();

@@ -37,9 +37,9 @@ TEST(BalanceDaemonTest, RemapsLikeLocalAndReportsTheMoves) {
   ASSERT_NE(client, nullptr);
   const TaskGraph graph = Stencil({32, 32});
   // bgp-8x8x8 has 4 cores per node; 16 nodes of it: 64 slots, 16 objects each.
-  auto allocation = *Allocation::Create(*ParseMachineSpec("bgp-8x8x8"),
-                                        {0, 1, 2, 3, 8, 9, 10, 11, 64, 65, 66, 67, 72, 73, 74, 75},
-                                        4);
+  auto allocation =
+      *Allocation::Create(*ParseMachineSpec("bgp-8x8x8"),
+                          {0, 1, 2, 3, 8, 9, 10, 11, 64, 65, 66, 67, 72, 73, 74, 75}, 4);
   const std::vector<double> loads = HotCornerLoads();
   MapperOptions options;
   options.threads = 2;
@@ -130,10 +130,10 @@ TEST(BalanceDaemonTest, BadBalanceFieldsAreInvalidArgumentNamingTheField) {
        absl::StatusCode::kInvalidArgument, "migration cost -1 must be a number >= 0"},
       {[](v1::MapRequest& r) { r.set_algorithm("grasp"); }, absl::StatusCode::kInvalidArgument,
        "algorithm: unknown load-balancing algorithm 'grasp'"},
-      {[](v1::MapRequest& r) { r.add_initial_slot_of_task(0); },
-       absl::StatusCode::kInvalidArgument, "initial_slot_of_task: must be empty with balance"},
-      {[](v1::MapRequest& r) { r.set_objective("congestion"); },
-       absl::StatusCode::kInvalidArgument, "objective congestion is not available with loads"},
+      {[](v1::MapRequest& r) { r.add_initial_slot_of_task(0); }, absl::StatusCode::kInvalidArgument,
+       "initial_slot_of_task: must be empty with balance"},
+      {[](v1::MapRequest& r) { r.set_objective("congestion"); }, absl::StatusCode::kInvalidArgument,
+       "objective congestion is not available with loads"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     v1::MapRequest request = Request("bgp-8x8x8", graph);

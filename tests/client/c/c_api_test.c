@@ -16,14 +16,14 @@
 #include <unistd.h>
 
 static int failures = 0;
-#define CHECK(cond, ...)                                              \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      ++failures;                                                     \
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      ++failures;                                                              \
       fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fprintf(stderr, "\n");                                          \
-    }                                                                 \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+    }                                                                          \
   } while (0)
 
 static double now_seconds(void) {
@@ -154,7 +154,8 @@ int main(void) {
 
     /* The hot corner moves: remap from the placement, at most 20 objects moved. */
     double shifted[kObjects];
-    for (int t = 0; t < kObjects; ++t) shifted[t] = (t % kSide >= 12 && t / kSide >= 12) ? 3.0 : 1.0;
+    for (int t = 0; t < kObjects; ++t)
+      shifted[t] = (t % kSide >= 12 && t / kSide >= 12) ? 3.0 : 1.0;
     request.loads = shifted;
     request.current_slot = placed.slot_of_object;
     request.max_migrations = 20;
@@ -166,7 +167,8 @@ int main(void) {
     if (status == HOPMAP_OK) {
       CHECK(moved.num_moves <= 20, "%d moves", moved.num_moves);
       int changed = 0;
-      for (int t = 0; t < kObjects; ++t) changed += moved.slot_of_object[t] != placed.slot_of_object[t];
+      for (int t = 0; t < kObjects; ++t)
+        changed += moved.slot_of_object[t] != placed.slot_of_object[t];
       CHECK(changed == moved.num_moves, "%d changed, %d moves listed", changed, moved.num_moves);
       for (int32_t i = 0; i < moved.num_moves; ++i) {
         const int32_t t = moved.move_object[i];
@@ -189,8 +191,8 @@ int main(void) {
   hopmap_map_result bad;
   status = hopmap_map(client, &request, &bad, &error);
   CHECK(status == HOPMAP_INVALID_ARGUMENT, "%s", hopmap_status_name(status));
-  CHECK(error != NULL && strstr(error, "balance: loads: object 7 has load -2") != NULL, "message %s",
-        error ? error : "(null)");
+  CHECK(error != NULL && strstr(error, "balance: loads: object 7 has load -2") != NULL,
+        "message %s", error ? error : "(null)");
   CHECK(bad.slot_of_object == NULL, "result not zeroed");
   hopmap_free_string(error);
   error = NULL;

@@ -68,9 +68,10 @@ TEST(BalanceInputTest, RefusesBadFieldsByName) {
   std::vector<Bytes> state(16, 1);
   state[2] = -5;
   current[5] = 0;
-  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads, current, state}, limited)
-                              .message()),
-              HasSubstr("state bytes: object 2 has -5 bytes"));
+  EXPECT_THAT(
+      std::string(
+          ValidateBalanceInput({graph, allocation, loads, current, state}, limited).message()),
+      HasSubstr("state bytes: object 2 has -5 bytes"));
 }
 
 TEST(BalancedPlacementTest, KeepsHopBytesLoadsAndMigrationsExact) {
@@ -321,11 +322,11 @@ TEST(BalancedSolveTest, ErrorsAreClear) {
   EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("greedy-lb"));
   options.objective = Objective::kCongestion;
   EXPECT_THAT(
-      std::string(SolveBalancedMapping({graph, allocation}, "auto", options, {}).status().message()),
+      std::string(
+          SolveBalancedMapping({graph, allocation}, "auto", options, {}).status().message()),
       HasSubstr("objective congestion"));
-  absl::StatusOr<MappingReport> bad =
-      EvaluateBalancedMapping({graph, allocation}, std::vector<SlotId>(10, 2), {},
-                              Routing::kDimensionOrder);
+  absl::StatusOr<MappingReport> bad = EvaluateBalancedMapping(
+      {graph, allocation}, std::vector<SlotId>(10, 2), {}, Routing::kDimensionOrder);
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("object 0 is on slot 2"));
 }
 

@@ -28,8 +28,7 @@ TEST(ObjectValuesTest, ErrorsNameTheFileLineAndObject) {
             "l.txt:3: expected the load of object 1 (a number from 0 to 1e+15), got '-2'");
   EXPECT_THAT(std::string(ParseLoads("1\nnan\n", "l.txt").status().message()),
               HasSubstr("l.txt:2:"));
-  EXPECT_THAT(std::string(ParseLoads("1 2\n", "l.txt").status().message()),
-              HasSubstr("got '1 2'"));
+  EXPECT_THAT(std::string(ParseLoads("1 2\n", "l.txt").status().message()), HasSubstr("got '1 2'"));
   EXPECT_THAT(std::string(ParseLoads("# nothing\n", "l.txt").status().message()),
               HasSubstr("l.txt: no load values"));
   EXPECT_EQ(ParseStateBytes("5\n1.5\n", "b.txt").status().message(),
