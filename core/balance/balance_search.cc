@@ -190,7 +190,10 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
     candidates.clear();
     for (int32_t q : positions) candidates.emplace_back(p.MoveDelta(t, q), q);
     std::sort(candidates.begin(), candidates.end());
-    for (const auto& [delta, q] : candidates) {
+    for (const auto& candidate : candidates) {
+      // Named copies: clang 14 cannot capture structured bindings in the lambda below.
+      const HopBytes delta = candidate.first;
+      const int32_t q = candidate.second;
       // The best possible migration refund bounds what the rest can gain.
       const double refund = p.migrated(t) ? -p.MigrationCostDelta(t, p.input().current_slot[t]) : 0;
       if (static_cast<double>(delta) - refund >= -kMinGain) break;
