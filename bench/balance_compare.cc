@@ -161,19 +161,27 @@ struct Row {
   std::string note;
 };
 
+// A table row from a report (`note`: the report's algorithm).
+Row RowOf(const MappingReport& report, double seconds) {
+  Row row;
+  row.hop_bytes = report.hop_bytes;
+  row.max_over_avg = report.balance->max_load / report.balance->avg_load;
+  row.migrated = report.balance->migrated_objects;
+  row.seconds = seconds;
+  row.note = report.algorithm;
+  return row;
+}
+
+Row ErrorRow(const absl::Status& status) {
+  Row row;
+  row.note = std::string(status.message());
+  return row;
+}
+
 Row Measure(const BalanceInput& input, std::vector<SlotId> slots, double seconds) {
   absl::StatusOr<MappingReport> report =
       EvaluateBalancedMapping(input, std::move(slots), {}, Routing::kDimensionOrder);
-  Row row;
-  if (!report.ok()) {
-    row.note = std::string(report.status().message());
-    return row;
-  }
-  row.hop_bytes = report->hop_bytes;
-  row.max_over_avg = report->balance->max_load / report->balance->avg_load;
-  row.migrated = report->balance->migrated_objects;
-  row.seconds = seconds;
-  return row;
+  return report.ok() ? RowOf(*report, seconds) : ErrorRow(report.status());
 }
 
 Row RunBalancer(const BalanceInput& input, const std::string& name, const BalanceOptions& balance,
@@ -183,17 +191,7 @@ Row RunBalancer(const BalanceInput& input, const std::string& name, const Balanc
   const double t0 = Now();
   absl::StatusOr<MappingReport> report = SolveBalancedMapping(input, name, options, balance);
   const double seconds = Now() - t0;
-  Row row;
-  if (!report.ok()) {
-    row.note = std::string(report.status().message());
-    return row;
-  }
-  row.hop_bytes = report->hop_bytes;
-  row.max_over_avg = report->balance->max_load / report->balance->avg_load;
-  row.migrated = report->balance->migrated_objects;
-  row.seconds = seconds;
-  row.note = report->algorithm;
-  return row;
+  return report.ok() ? RowOf(*report, seconds) : ErrorRow(report.status());
 }
 
 // Scotch's gmap with vertex loads onto the torus of nodes (-b imbalance), each

@@ -95,26 +95,24 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   const Allocation& allocation = *problem->allocation;
+  absl::StatusOr<MappingReport> report;
   if (balanced) {
     absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
     if (!data.ok()) return data.status();
-    absl::StatusOr<MappingReport> report = SolveBalancedMapping(
-        data->Input(problem->graph, allocation), flags.algorithm, options, data->options);
-    if (!report.ok()) return report.status();
-    if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
-    if (flags.draw_output.empty()) return absl::OkStatus();
-    return DrawAnswer(flags, problem->graph, allocation, *report);
+    report = SolveBalancedMapping(data->Input(problem->graph, allocation), flags.algorithm, options,
+                                  data->options);
+  } else {
+    SolveControl control;
+    std::vector<SlotId> initial;
+    if (!flags.initial.empty()) {
+      absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial);
+      if (!read.ok()) return read.status();
+      initial = *std::move(read);
+      control.initial = &initial;
+    }
+    report = SolveMapping(problem->graph, allocation, flags.algorithm, options, BuiltinMappers(),
+                          control);
   }
-  SolveControl control;
-  std::vector<SlotId> initial;
-  if (!flags.initial.empty()) {
-    absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial);
-    if (!read.ok()) return read.status();
-    initial = *std::move(read);
-    control.initial = &initial;
-  }
-  absl::StatusOr<MappingReport> report =
-      SolveMapping(problem->graph, allocation, flags.algorithm, options, BuiltinMappers(), control);
   if (!report.ok()) return report.status();
   if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
   if (flags.draw_output.empty()) return absl::OkStatus();

@@ -58,6 +58,12 @@ struct BalanceOptions {
 // current placement.
 absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOptions& options);
 
+// Checks a placement of many objects per slot (ValidateMapping's counterpart):
+// one slot per object, each in range. InvalidArgument "mapping: object 3 is on
+// slot 40, outside slots 0..31".
+absl::Status ValidatePlacement(const Allocation& allocation, int64_t num_objects,
+                               std::span<const SlotId> slot_of_task);
+
 // The load of object t (1 when input.loads is empty).
 inline double LoadOf(const BalanceInput& input, TaskId t) {
   return input.loads.empty() ? 1.0 : input.loads[t];
@@ -71,6 +77,9 @@ std::vector<double> LoadsOf(const BalanceInput& input);
 // The load every slot carries under slot_of_task.
 std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task);
 
+// Loads within this of a cap count as meeting it (floating-point sums).
+inline double LoadTolerance(double cap) { return 1e-9 * (cap > 1.0 ? cap : 1.0); }
+
 // The cap the solvers aim at: (1 + imbalance) x average, raised to the heaviest
 // object when one object alone is heavier (then no placement meets the first).
 struct LoadCap {
@@ -78,8 +87,6 @@ struct LoadCap {
   double requested = 0;  // (1 + imbalance) x average
   double cap = 0;        // max(requested, heaviest object)
   TaskId heaviest = kInvalidTask;
-  // Loads within this of the cap count as meeting it (floating-point sums).
-  [[nodiscard]] double tolerance() const { return 1e-9 * (cap > 0 ? cap : 1.0); }
 };
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance);
 

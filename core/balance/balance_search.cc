@@ -15,8 +15,6 @@ namespace {
 // term a double.
 constexpr double kMinGain = 1e-6;
 
-double Tolerance(double cap) { return 1e-9 * std::max(cap, 1.0); }
-
 // Distinct allocation positions of t's neighbours other than `skip`, in
 // neighbour order, written to `out` (stamp[] marks them; `stamp_value` must be new
 // for every call).
@@ -42,7 +40,7 @@ absl::Status BalanceRefineOptions::Validate() const {
 
 BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCondition& stop) {
   BalanceSearchStats stats;
-  const double tol = Tolerance(cap);
+  const double tol = LoadTolerance(cap);
   const int64_t slots = p.num_slots();
   const int32_t cores = p.allocation().cores_per_node();
   // Every slot by load, to find the most and the least loaded in O(log S).
@@ -150,7 +148,7 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
 BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
                                   const BalanceRefineOptions& options, const StopCondition& stop) {
   BalanceSearchStats stats;
-  const double tol = Tolerance(cap);
+  const double tol = LoadTolerance(cap);
   const TaskId n = p.num_objects();
   const Allocation& allocation = p.allocation();
   std::vector<int32_t> stamp(allocation.num_nodes(), -1);
@@ -190,12 +188,12 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
     candidates.clear();
     for (int32_t q : positions) candidates.emplace_back(p.MoveDelta(t, q), q);
     std::sort(candidates.begin(), candidates.end());
+    // The best possible migration refund bounds what any candidate can gain.
+    const double refund = p.migrated(t) ? -p.MigrationCostDelta(t, p.input().current_slot[t]) : 0;
     for (const auto& candidate : candidates) {
       // Named copies: clang 14 cannot capture structured bindings in the lambda below.
       const HopBytes delta = candidate.first;
       const int32_t q = candidate.second;
-      // The best possible migration refund bounds what the rest can gain.
-      const double refund = p.migrated(t) ? -p.MigrationCostDelta(t, p.input().current_slot[t]) : 0;
       if (static_cast<double>(delta) - refund >= -kMinGain) break;
       SlotId to = p.LeastLoadedSlotAt(q);
       if (p.has_current()) {

@@ -41,7 +41,7 @@ class PartitionBalancer final : public Balancer {
 std::tuple<bool, double, int64_t> Rank(const BalancedPlacement& p, double cap) {
   double max_load = 0;
   for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
-  return {max_load > cap + 1e-9 * std::max(cap, 1.0), p.objective(), p.migrated_objects()};
+  return {max_load > cap + LoadTolerance(cap), p.objective(), p.migrated_objects()};
 }
 
 // What moving each object costs, for the remapping bisection: the caller's
@@ -104,7 +104,7 @@ class MigrateBalancer final : public Balancer {
             ? BlockPlacement(in.problem)
             : std::vector<SlotId>(in.problem.current_slot.begin(), in.problem.current_slot.end());
     BalancerOutput out;
-    BalancedPlacement repaired(in.problem, in.balance, current);
+    BalancedPlacement repaired(in.problem, in.balance, std::move(current));
     const BalanceSearchStats repair_stats = RepairAndRefine(repaired, in.cap.cap, in.stop);
     out.slot_of_task = repaired.slot_of_task();
     out.why_not_balanced = repair_stats.why_not_balanced;
@@ -113,7 +113,7 @@ class MigrateBalancer final : public Balancer {
     const std::vector<int64_t> stay = StayCosts(in);
     BalancedPlacement remapped(
         in.problem, in.balance,
-        BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop, nullptr, stay));
+        BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop, stay));
     const BalanceSearchStats remap_stats = RepairAndRefine(remapped, in.cap.cap, in.stop);
     if (!WithinLimits(remapped, in.balance)) return out;
     if (Rank(remapped, in.cap.cap) < Rank(repaired, in.cap.cap)) {

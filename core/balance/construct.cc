@@ -23,24 +23,8 @@ static_assert(sizeof(idx_t) == sizeof(int32_t), "hopmap passes METIS 32-bit indi
 // Objects in breadth-first order (components by lowest id), cut into `parts` runs
 // of about equal load.
 std::vector<int32_t> BreadthFirstRuns(const BalanceInput& input, int32_t parts) {
-  const TaskGraph& graph = input.graph;
-  const TaskId n = graph.num_tasks();
-  std::vector<TaskId> order;
-  order.reserve(n);
-  std::vector<uint8_t> seen(n, 0);
-  for (TaskId root = 0; root < n; ++root) {
-    if (seen[root]) continue;
-    seen[root] = 1;
-    order.push_back(root);
-    for (size_t head = order.size() - 1; head < order.size(); ++head) {
-      graph.ForEachNeighbor(order[head], [&](TaskId u, Bytes) {
-        if (!seen[u]) {
-          seen[u] = 1;
-          order.push_back(u);
-        }
-      });
-    }
-  }
+  const TaskId n = input.graph.num_tasks();
+  const std::vector<TaskId> order = BreadthFirstOrder(input.graph);
   double total = 0;
   for (TaskId t = 0; t < n; ++t) total += LoadOf(input, t);
   std::vector<int32_t> part(n, 0);
@@ -147,7 +131,7 @@ std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
 
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::string* note, std::span<const int64_t> stay) {
+                                       std::span<const int64_t> stay) {
   const TaskId n = input.graph.num_tasks();
   const int32_t nodes = input.allocation.num_nodes();
   // Integer weights: 1 + the load scaled so the sum stays under 2^28 (METIS's
@@ -169,7 +153,6 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
   const int64_t capacity =
       std::max<int64_t>(heaviest, static_cast<int64_t>(std::ceil(static_cast<double>(weight_sum) /
                                                                  nodes * (1 + node_imbalance))));
-  bool stopped = false;
   std::vector<int32_t> home;
   if (!input.current_slot.empty() && !stay.empty()) {
     home.resize(n);
@@ -177,33 +160,21 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
   }
   std::vector<int32_t> position =
       BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed, {}, stop,
-                     &stopped, home, home.empty() ? std::span<const int64_t>() : stay);
-  if (note != nullptr) {
-    *note = stopped ? "recursive bisection by load (time limit: last levels in split order)"
-                    : "recursive bisection by load";
-  }
+                     /*stopped=*/nullptr, home, home.empty() ? std::span<const int64_t>() : stay);
   return SpreadOverCores(input, position);
 }
 
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
-                                       const MapperOptions& options, const StopCondition& stop,
-                                       std::string* note) {
+                                       const MapperOptions& options, const StopCondition& stop) {
   const TaskGraph& graph = input.graph;
   const Allocation& allocation = input.allocation;
   const TaskId n = graph.num_tasks();
   const int32_t nodes = allocation.num_nodes();
   std::vector<int32_t> part(n, 0);
-  std::string how = "one part";
   if (nodes > 1 && n <= nodes) {
     std::iota(part.begin(), part.end(), 0);  // an object per node: map the graph itself
-    how = "an object per node";
-  } else if (nodes > 1) {
-    if (MetisParts(input, nodes, node_imbalance, options.seed, part)) {
-      how = "METIS k-way by load";
-    } else {
-      part = BreadthFirstRuns(input, nodes);
-      how = "breadth-first runs by load";
-    }
+  } else if (nodes > 1 && !MetisParts(input, nodes, node_imbalance, options.seed, part)) {
+    part = BreadthFirstRuns(input, nodes);
   }
   // The parts onto the nodes: the quotient graph mapped one part per node.
   std::vector<int32_t> position_of_part(nodes);
@@ -234,15 +205,11 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
       if (quotient_options.iteration_limit == 0) quotient_options.iteration_limit = 64;
       absl::StatusOr<MapOutput> out =
           (*mapper)->Map({*quotient, *one_per_node, quotient_options, quotient_stop});
-      if (out.ok()) {
-        position_of_part = std::move(out->slot_of_task);
-        how = absl::StrCat(how, ", parts mapped by ", out->winner.empty() ? "auto" : out->winner);
-      }
+      if (out.ok()) position_of_part = std::move(out->slot_of_task);
     }
   }
   std::vector<int32_t> position_of_task(n);
   for (TaskId t = 0; t < n; ++t) position_of_task[t] = position_of_part[part[t]];
-  if (note != nullptr) *note = how;
   return SpreadOverCores(input, position_of_task);
 }
 
@@ -291,7 +258,7 @@ std::vector<SlotId> RefineLbPlacement(const BalanceInput& input, std::span<const
   for (TaskId t = 0; t < static_cast<TaskId>(slot.size()); ++t) objects[slot[t]].push_back(t);
   std::set<std::pair<double, SlotId>> by_load;
   for (SlotId s = 0; s < slots; ++s) by_load.emplace(load[s], s);
-  const double tol = 1e-9 * std::max(cap, 1.0);
+  const double tol = LoadTolerance(cap);
   std::vector<uint8_t> stuck(slots, 0);
   while (true) {
     SlotId heavy = kInvalidSlot;

@@ -19,10 +19,8 @@ namespace hopmap {
 // mapped onto the nodes by `auto` (one part per node) within `stop`, then each
 // node's objects spread over its cores heaviest first (SpreadOverCores). Without
 // edges or when METIS fails, runs of the breadth-first order cut by load.
-// `note`: how the parts were made.
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
-                                       const MapperOptions& options, const StopCondition& stop,
-                                       std::string* note = nullptr);
+                                       const MapperOptions& options, const StopCondition& stop);
 
 // Dual recursive bisection by load (BisectByWeight: the objects and the nodes cut
 // in halves together, each cut weighing where the set's outside neighbours went, as
@@ -33,7 +31,6 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
 // their current node (BisectByWeight's remapping): a remap that moves few objects.
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::string* note = nullptr,
                                        std::span<const int64_t> stay = {});
 
 // Every node's objects (position_of_task[t] = allocation position) spread over

@@ -34,7 +34,7 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
     lb.total_load += load;
     lb.max_load = std::max(lb.max_load, load);
   }
-  const double tol = 1e-9 * std::max(cap.requested, 1.0);
+  const double tol = LoadTolerance(cap.requested);
   lb.balanced = lb.max_load <= cap.requested + tol;
   if (!lb.balanced) {
     if (cap.cap > cap.requested) {
@@ -118,15 +118,12 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
       result = out.status();
       return;
     }
-    for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
-      const SlotId s =
-          t < static_cast<TaskId>(out->slot_of_task.size()) ? out->slot_of_task[t] : -1;
-      if (out->slot_of_task.size() != static_cast<size_t>(input.graph.num_tasks()) || s < 0 ||
-          s >= input.allocation.num_slots()) {
-        result = absl::InternalError(
-            absl::StrCat("algorithm ", std::string(algorithm), " returned an invalid placement"));
-        return;
-      }
+    if (absl::Status s =
+            ValidatePlacement(input.allocation, input.graph.num_tasks(), out->slot_of_task);
+        !s.ok()) {
+      result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
+                                                " returned an invalid placement: ", s.message()));
+      return;
     }
     MappingReport report;
     report.slot_of_task = std::move(out->slot_of_task);
@@ -151,16 +148,9 @@ absl::StatusOr<MappingReport> EvaluateBalancedMapping(const BalanceInput& input,
                                                       const BalanceOptions& balance,
                                                       Routing routing, int threads) {
   if (absl::Status s = CheckBalancedProblem(input, balance); !s.ok()) return s;
-  if (slot_of_task.size() != static_cast<size_t>(input.graph.num_tasks())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "mapping: ", slot_of_task.size(), " entries for ", input.graph.num_tasks(), " objects"));
-  }
-  for (size_t t = 0; t < slot_of_task.size(); ++t) {
-    if (slot_of_task[t] < 0 || slot_of_task[t] >= input.allocation.num_slots()) {
-      return absl::InvalidArgumentError(absl::StrCat("mapping: object ", t, " is on slot ",
-                                                     slot_of_task[t], ", outside slots 0..",
-                                                     input.allocation.num_slots() - 1));
-    }
+  if (absl::Status s = ValidatePlacement(input.allocation, input.graph.num_tasks(), slot_of_task);
+      !s.ok()) {
+    return s;
   }
   tbb::task_arena arena(ArenaThreads(threads));
   MappingReport report;

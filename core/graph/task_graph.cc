@@ -222,4 +222,25 @@ absl::StatusOr<TaskGraph> TaskGraphBuilder::Build() && {
   return g;
 }
 
+std::vector<TaskId> BreadthFirstOrder(const TaskGraph& graph) {
+  const TaskId n = graph.num_tasks();
+  std::vector<TaskId> order;
+  order.reserve(n);
+  std::vector<uint8_t> seen(n, 0);
+  for (TaskId root = 0; root < n; ++root) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    order.push_back(root);
+    for (size_t head = order.size() - 1; head < order.size(); ++head) {
+      graph.ForEachNeighbor(order[head], [&](TaskId u, Bytes) {
+        if (!seen[u]) {
+          seen[u] = 1;
+          order.push_back(u);
+        }
+      });
+    }
+  }
+  return order;
+}
+
 }  // namespace hopmap

@@ -63,6 +63,10 @@ class TaskGraph {
   Bytes self_bytes_ = 0;
 };
 
+// Every task in breadth-first order: the component of task 0 first, then the
+// component of the lowest task not yet reached, and so on; neighbours in CSR order.
+std::vector<TaskId> BreadthFirstOrder(const TaskGraph& graph);
+
 // Builds a TaskGraph from traffic records, as profilers and edge lists give them:
 // records between the same pair are summed whichever direction they name, self
 // traffic goes to self_bytes(), zero-byte records add nothing.

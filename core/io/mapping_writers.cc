@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/balance/balance_problem.h"
 
 namespace hopmap {
 namespace {
@@ -162,11 +163,10 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
           " places one process per core; objects placed many per slot are written as json, "
           "perm or csv"));
     }
-    for (size_t t = 0; t < slot_of_task.size(); ++t) {
-      if (slot_of_task[t] < 0 || slot_of_task[t] >= allocation.num_slots()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "mapping: object ", t, " is on slot ", slot_of_task[t], ", outside the allocation"));
-      }
+    if (absl::Status s =
+            ValidatePlacement(allocation, static_cast<int64_t>(slot_of_task.size()), slot_of_task);
+        !s.ok()) {
+      return s;
     }
   } else if (absl::Status s = ValidateMapping(allocation, static_cast<int64_t>(slot_of_task.size()),
                                               slot_of_task);

@@ -85,24 +85,7 @@ std::vector<std::vector<int32_t>> SplitIntoGroups(const Allocation& allocation, 
 // together where METIS cannot be used (no edges, an error, out of time).
 void BreadthFirstParts(const TaskGraph& graph, const std::vector<int64_t>& target,
                        std::vector<int32_t>& part) {
-  const TaskId n = graph.num_tasks();
-  std::vector<TaskId> order;
-  order.reserve(n);
-  std::vector<uint8_t> seen(n, 0);
-  for (TaskId root = 0; root < n; ++root) {
-    if (seen[root]) continue;
-    seen[root] = 1;
-    const size_t begin = order.size();
-    order.push_back(root);
-    for (size_t i = begin; i < order.size(); ++i) {
-      graph.ForEachNeighbor(order[i], [&](TaskId u, Bytes) {
-        if (!seen[u]) {
-          seen[u] = 1;
-          order.push_back(u);
-        }
-      });
-    }
-  }
+  const std::vector<TaskId> order = BreadthFirstOrder(graph);
   size_t next = 0;
   for (size_t p = 0; p < target.size(); ++p) {
     for (int64_t i = 0; i < target[p]; ++i) part[order[next++]] = static_cast<int32_t>(p);

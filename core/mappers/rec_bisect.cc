@@ -54,7 +54,7 @@ class Bisector {
     METIS_SetDefaultOptions(metis_options_);
     metis_options_[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
     metis_options_[METIS_OPTION_NUMBERING] = 0;
-    ScaleWeights();
+    scaled_ = ScaledMetisEdgeWeights(graph_);
     torus_ = dynamic_cast<const TorusMachine*>(&allocation.machine());
     if (torus_ != nullptr) {
       nd_ = static_cast<int>(torus_->dims().size());
@@ -154,18 +154,6 @@ class Bisector {
   void Label(Part& part) {
     part.id = next_id_++;
     for (TaskId t : part.tasks) set_of_task_[t] = part.id;
-  }
-
-  // METIS weights: the bytes, scaled into [1, cap] when they do not fit already.
-  void ScaleWeights() {
-    const std::vector<Bytes>& w = graph_.adjwgt();
-    Bytes max_w = 1;
-    for (Bytes b : w) max_w = std::max(max_w, b);
-    const int64_t cap = MetisWeightCap(static_cast<int64_t>(w.size()));
-    scaled_.resize(w.size());
-    for (size_t e = 0; e < w.size(); ++e) {
-      scaled_[e] = max_w <= cap ? static_cast<idx_t>(w[e]) : ScaleToCap(w[e], max_w, cap);
-    }
   }
 
   // Places a set that is down to one node (or out of time), or orders its positions
