@@ -24,6 +24,8 @@ packages=(
   procps
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
+  # libhopmap_mpi (client/mpi) is built against Open MPI and tested with its mpirun.
+  libopenmpi-dev
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
   time
   clang-format

@@ -154,6 +154,19 @@ HOPMAP_API hopmap_status hopmap_map(hopmap_client* client, const hopmap_map_requ
                                     hopmap_map_result* result, char** error_message);
 HOPMAP_API void hopmap_map_result_free(hopmap_map_result* result);
 
+/* Places one process per slot through hopmapd's Map (a process mapping, no
+ * balancing), as MPI's reorder needs: object i is process i, `algorithm` names a
+ * mapper (NULL: "auto"; `hopmap algorithms` lists them) and there must be no more
+ * objects than slots. The balancing fields must keep their defaults from
+ * hopmap_map_request_init (loads, current_slot and state_bytes NULL, imbalance < 0,
+ * max_migrations and max_migration_bytes < 0, migration_cost 0), or
+ * INVALID_ARGUMENT. In the result, baseline_hop_bytes is the identity's (object i
+ * on slot i), num_slots and num_moves are 0, balanced is 1 and note is "". Free it
+ * with hopmap_map_result_free. */
+HOPMAP_API hopmap_status hopmap_map_processes(hopmap_client* client,
+                                              const hopmap_map_request* request,
+                                              hopmap_map_result* result, char** error_message);
+
 #ifdef __cplusplus
 }
 #endif

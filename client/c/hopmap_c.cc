@@ -64,7 +64,21 @@ std::string CheckRequest(const hopmap_map_request& r) {
   return "";
 }
 
-hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r) {
+// What hopmap_map_processes refuses: a balancing field away from its default.
+std::string CheckNoBalance(const hopmap_map_request& r) {
+  if (r.loads != nullptr) return "request.loads is set";
+  if (r.current_slot != nullptr) return "request.current_slot is set";
+  if (r.state_bytes != nullptr) return "request.state_bytes is set";
+  if (r.imbalance >= 0) return absl::StrCat("request.imbalance is ", r.imbalance);
+  if (r.max_migrations >= 0) return absl::StrCat("request.max_migrations is ", r.max_migrations);
+  if (r.max_migration_bytes >= 0) {
+    return absl::StrCat("request.max_migration_bytes is ", r.max_migration_bytes);
+  }
+  if (r.migration_cost != 0) return absl::StrCat("request.migration_cost is ", r.migration_cost);
+  return "";
+}
+
+hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r, bool balance_objects) {
   hopmap::v1::MapRequest request;
   const std::string machine = r.machine;
   if (machine.find(':') != std::string::npos) {
@@ -88,6 +102,12 @@ hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r) {
     graph->mutable_adjwgt()->Resize(static_cast<int>(entries), 1);
   }
 
+  request.set_algorithm(r.algorithm != nullptr ? r.algorithm : "auto");
+  request.set_time_limit_seconds(r.time_limit_seconds);
+  request.set_seed(r.seed);
+  request.set_threads(r.threads);
+  if (!balance_objects) return request;
+
   hopmap::v1::Balance* balance = request.mutable_balance();
   if (r.loads != nullptr) balance->mutable_loads()->Assign(r.loads, r.loads + n);
   if (r.imbalance >= 0) balance->set_imbalance(r.imbalance);
@@ -100,11 +120,6 @@ hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r) {
   if (r.max_migrations >= 0) balance->set_max_migrations(r.max_migrations);
   if (r.max_migration_bytes >= 0) balance->set_max_migration_bytes(r.max_migration_bytes);
   balance->set_migration_cost(r.migration_cost);
-
-  request.set_algorithm(r.algorithm != nullptr ? r.algorithm : "auto");
-  request.set_time_limit_seconds(r.time_limit_seconds);
-  request.set_seed(r.seed);
-  request.set_threads(r.threads);
   return request;
 }
 
@@ -121,7 +136,8 @@ bool FillResult(const hopmap::v1::MapReply& reply, hopmap_map_result* out) {
   out->lower_bound = reply.lower_bound();
   out->avg_load = b.avg_load();
   out->max_load = b.max_load();
-  out->balanced = b.balanced() ? 1 : 0;
+  // A process mapping has no balance section: one process per slot is balanced.
+  out->balanced = !reply.has_balance() || b.balanced() ? 1 : 0;
   out->num_moves = b.moves_size();
   const size_t moves = static_cast<size_t>(b.moves_size());
   out->move_object = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
@@ -221,31 +237,54 @@ void hopmap_map_request_init(hopmap_map_request* request) {
   request->max_migration_bytes = -1;
 }
 
-hopmap_status hopmap_map(hopmap_client* client, const hopmap_map_request* request,
-                         hopmap_map_result* result, char** error_message) {
+}  // extern "C"
+
+namespace {
+
+// hopmap_map and hopmap_map_processes: `name` prefixes the messages.
+hopmap_status Map(const char* name, bool balance_objects, hopmap_client* client,
+                  const hopmap_map_request* request, hopmap_map_result* result,
+                  char** error_message) {
   if (error_message != nullptr) *error_message = nullptr;
   if (result != nullptr) std::memset(result, 0, sizeof(*result));
   if (client == nullptr || request == nullptr || result == nullptr) {
-    return Fail(HOPMAP_INVALID_ARGUMENT, "hopmap_map: client, request and result must not be NULL",
-                error_message);
+    return Fail(HOPMAP_INVALID_ARGUMENT,
+                absl::StrCat(name, ": client, request and result must not be NULL"), error_message);
   }
   try {
-    if (const std::string bad = CheckRequest(*request); !bad.empty()) {
-      return Fail(HOPMAP_INVALID_ARGUMENT, absl::StrCat("hopmap_map: ", bad), error_message);
+    std::string bad = CheckRequest(*request);
+    if (bad.empty() && !balance_objects) bad = CheckNoBalance(*request);
+    if (!bad.empty()) {
+      return Fail(HOPMAP_INVALID_ARGUMENT, absl::StrCat(name, ": ", bad), error_message);
     }
-    absl::StatusOr<hopmap::v1::MapReply> reply =
-        client->client->MapProto(BuildRequest(*request), request->deadline_seconds);
+    absl::StatusOr<hopmap::v1::MapReply> reply = client->client->MapProto(
+        BuildRequest(*request, balance_objects), request->deadline_seconds);
     if (!reply.ok()) return FromAbsl(reply.status(), error_message);
     if (!FillResult(*reply, result)) {
-      return Fail(HOPMAP_RESOURCE_EXHAUSTED, "hopmap_map: out of memory for the result",
+      return Fail(HOPMAP_RESOURCE_EXHAUSTED, absl::StrCat(name, ": out of memory for the result"),
                   error_message);
     }
     return HOPMAP_OK;
   } catch (const std::exception& e) {
-    return Fail(HOPMAP_INTERNAL, absl::StrCat("hopmap_map: ", e.what()), error_message);
+    return Fail(HOPMAP_INTERNAL, absl::StrCat(name, ": ", e.what()), error_message);
   } catch (...) {
-    return Fail(HOPMAP_INTERNAL, "hopmap_map: unknown error", error_message);
+    return Fail(HOPMAP_INTERNAL, absl::StrCat(name, ": unknown error"), error_message);
   }
+}
+
+}  // namespace
+
+extern "C" {
+
+hopmap_status hopmap_map(hopmap_client* client, const hopmap_map_request* request,
+                         hopmap_map_result* result, char** error_message) {
+  return Map("hopmap_map", /*balance_objects=*/true, client, request, result, error_message);
+}
+
+hopmap_status hopmap_map_processes(hopmap_client* client, const hopmap_map_request* request,
+                                   hopmap_map_result* result, char** error_message) {
+  return Map("hopmap_map_processes", /*balance_objects=*/false, client, request, result,
+             error_message);
 }
 
 void hopmap_map_result_free(hopmap_map_result* result) {

@@ -37,13 +37,12 @@ inline void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-// Runs `hopmap ARGS` through the shell (args must be shell-safe).
-inline RunResult RunHopmap(const std::string& args) {
+// Runs `command` through the shell and captures its output.
+inline RunResult RunShell(const std::string& command_line) {
   static int counter = 0;
   const std::string base = ::testing::TempDir() + "/hopmap_run_" + std::to_string(getpid()) + "_" +
                            std::to_string(counter++);
-  const std::string command =
-      std::string(HOPMAP_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string command = command_line + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(command.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -53,6 +52,13 @@ inline RunResult RunHopmap(const std::string& args) {
   std::remove((base + ".err").c_str());
   return r;
 }
+
+#ifdef HOPMAP_CLI
+// Runs `hopmap ARGS` through the shell (args must be shell-safe).
+inline RunResult RunHopmap(const std::string& args) {
+  return RunShell(std::string(HOPMAP_CLI) + " " + args);
+}
+#endif
 
 }  // namespace hopmap::testing
 

@@ -84,14 +84,14 @@ static void build_stencil(void) {
   xadj[kObjects] = e;
 }
 
-/* Hop-bytes on torus:4x4:cores=2, recomputed: node = slot / 2, x = node % 4. */
-static int64_t hop_bytes(const int32_t* slot) {
+/* Hop-bytes on torus:4x4:cores=C, recomputed: node = slot / C, x = node % 4. */
+static int64_t hop_bytes_on(const int32_t* slot, int cores) {
   int64_t total = 0;
   for (int u = 0; u < kObjects; ++u) {
     for (int64_t e = xadj[u]; e < xadj[u + 1]; ++e) {
       const int v = adjncy[e];
       if (v < u) continue;
-      const int a = slot[u] / 2, b = slot[v] / 2;
+      const int a = slot[u] / cores, b = slot[v] / cores;
       int dx = abs(a % 4 - b % 4), dy = abs(a / 4 - b / 4);
       if (4 - dx < dx) dx = 4 - dx;
       if (4 - dy < dy) dy = 4 - dy;
@@ -100,6 +100,7 @@ static int64_t hop_bytes(const int32_t* slot) {
   }
   return total;
 }
+static int64_t hop_bytes(const int32_t* slot) { return hop_bytes_on(slot, 2); }
 
 int main(void) {
   build_stencil();
@@ -185,6 +186,51 @@ int main(void) {
     request.loads = loads;
     hopmap_map_result_free(&placed);
   }
+
+  /* One process per slot (MPI reorder): 256 processes on torus:4x4:cores=16. */
+  hopmap_map_request processes;
+  hopmap_map_request_init(&processes);
+  processes.machine = "torus:4x4:cores=16";
+  processes.num_objects = kObjects;
+  processes.xadj = xadj;
+  processes.adjncy = adjncy;
+  processes.adjwgt = adjwgt;
+  processes.deadline_seconds = 60;
+  hopmap_map_result mapped;
+  status = hopmap_map_processes(client, &processes, &mapped, &error);
+  CHECK(status == HOPMAP_OK, "%s: %s", hopmap_status_name(status), error ? error : "");
+  hopmap_free_string(error);
+  error = NULL;
+  if (status == HOPMAP_OK) {
+    int used[kObjects] = {0};
+    int distinct = 1;
+    for (int t = 0; t < kObjects; ++t) {
+      const int32_t s = mapped.slot_of_object[t];
+      if (s < 0 || s >= kObjects || used[s]++) distinct = 0;
+    }
+    CHECK(distinct, "slots are not a permutation of 0..255");
+    int32_t identity[kObjects];
+    for (int t = 0; t < kObjects; ++t) identity[t] = t;
+    CHECK(mapped.hop_bytes == hop_bytes_on(mapped.slot_of_object, 16),
+          "reported %lld, recomputed %lld", (long long)mapped.hop_bytes,
+          (long long)hop_bytes_on(mapped.slot_of_object, 16));
+    CHECK(mapped.baseline_hop_bytes == hop_bytes_on(identity, 16), "baseline %lld, identity %lld",
+          (long long)mapped.baseline_hop_bytes, (long long)hop_bytes_on(identity, 16));
+    CHECK(mapped.hop_bytes <= mapped.baseline_hop_bytes, "%lld > identity %lld",
+          (long long)mapped.hop_bytes, (long long)mapped.baseline_hop_bytes);
+    CHECK(mapped.balanced == 1 && mapped.num_slots == 0 && mapped.num_moves == 0 &&
+              mapped.note != NULL && mapped.note[0] == '\0',
+          "balance fields of a process mapping");
+    hopmap_map_result_free(&mapped);
+  }
+  /* A balancing field on a process mapping is refused, naming it. */
+  processes.loads = loads;
+  status = hopmap_map_processes(client, &processes, &mapped, &error);
+  CHECK(status == HOPMAP_INVALID_ARGUMENT && error &&
+            strstr(error, "hopmap_map_processes: request.loads is set") != NULL,
+        "%s: %s", hopmap_status_name(status), error ? error : "(null)");
+  hopmap_free_string(error);
+  error = NULL;
 
   /* A negative load: INVALID_ARGUMENT naming the object. */
   loads[7] = -2;

@@ -1,0 +1,446 @@
+#include "client/mpi/recorder.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "client/mpi/record_format.h"
+
+namespace hopmap::mpi {
+namespace {
+
+constexpr std::array<const char*, static_cast<size_t>(Collective::kCount)> kCollectiveNames = {
+    "barrier",  "bcast",     "reduce",    "allreduce",      "gather",
+    "gatherv",  "scatter",   "scatterv",  "allgather",      "allgatherv",
+    "alltoall", "alltoallv", "alltoallw", "reduce_scatter", "reduce_scatter_block",
+    "scan",     "exscan"};
+
+// Calls and bytes per collective, blocking then non-blocking ("i" + name).
+using CollectiveCounts = std::array<CollectiveTraffic, 2 * static_cast<size_t>(Collective::kCount)>;
+
+// What a communicator needs for counting, cached on it as an attribute.
+struct CommInfo {
+  std::vector<int32_t> world_of_rank;  // of the remote group for an intercommunicator
+  bool neighbors_known = false;
+  std::vector<int32_t> out_neighbors;       // world ranks; -1 for MPI_PROC_NULL
+  CollectiveCounts* collectives = nullptr;  // shared by the communicators of one group
+};
+
+struct Persistent {
+  int32_t world_dest;
+  int64_t bytes;
+};
+
+struct Recorder {
+  bool active = false;
+  bool atomic = false;  // MPI_THREAD_MULTIPLE: counters are updated atomically
+  int world_rank = 0;
+  int world_size = 0;
+  std::string path;
+  std::string program;
+  std::vector<int64_t> messages;  // per destination world rank
+  std::vector<int64_t> bytes;
+  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the final gather
+  int keyval = MPI_KEYVAL_INVALID;
+  std::atomic<uint64_t> epoch{1};  // bumped when a cached CommInfo is deleted
+  std::mutex mutex;                // CommInfo creation, collectives, persistent requests
+  std::map<std::string, CollectiveCounts> collectives;  // by the group's world ranks
+  std::unordered_map<MPI_Request, Persistent> persistent;
+};
+
+// Never destroyed: wrappers may run during the program's static destruction.
+Recorder& R() {
+  static Recorder* recorder = new Recorder;
+  return *recorder;
+}
+
+int DeleteInfo(MPI_Comm, int, void* value, void*) {
+  R().epoch.fetch_add(1, std::memory_order_acq_rel);
+  delete static_cast<CommInfo*>(value);
+  return MPI_SUCCESS;
+}
+
+std::vector<int32_t> WorldRanksOf(MPI_Group group) {
+  int size = 0;
+  PMPI_Group_size(group, &size);
+  std::vector<int> ranks(size);
+  for (int i = 0; i < size; ++i) ranks[i] = i;
+  std::vector<int> world(size, MPI_UNDEFINED);
+  MPI_Group world_group;
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  PMPI_Group_translate_ranks(group, size, ranks.data(), world_group, world.data());
+  PMPI_Group_free(&world_group);
+  std::vector<int32_t> out(world.begin(), world.end());
+  for (int32_t& r : out) {
+    if (r == MPI_UNDEFINED) r = -1;  // a process outside this world (dynamic processes)
+  }
+  return out;
+}
+
+// Called with R().mutex held.
+CommInfo* NewInfo(MPI_Comm comm) {
+  auto* info = new CommInfo;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  MPI_Group local;
+  PMPI_Comm_group(comm, &local);
+  std::vector<int32_t> members = WorldRanksOf(local);
+  PMPI_Group_free(&local);
+  if (inter) {
+    MPI_Group remote;
+    PMPI_Comm_remote_group(comm, &remote);
+    info->world_of_rank = WorldRanksOf(remote);
+    PMPI_Group_free(&remote);
+  } else {
+    info->world_of_rank = members;
+  }
+  std::sort(members.begin(), members.end());
+  info->collectives = &R().collectives[RankRanges(members)];
+  return info;
+}
+
+CommInfo* InfoOf(MPI_Comm comm) {
+  struct Cache {
+    MPI_Comm comm = MPI_COMM_NULL;
+    uint64_t epoch = 0;
+    CommInfo* info = nullptr;
+  };
+  thread_local Cache cache;
+  Recorder& r = R();
+  const uint64_t epoch = r.epoch.load(std::memory_order_acquire);
+  if (cache.info != nullptr && cache.comm == comm && cache.epoch == epoch) return cache.info;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  void* value = nullptr;
+  int found = 0;
+  if (PMPI_Comm_get_attr(comm, r.keyval, &value, &found) != MPI_SUCCESS) return nullptr;
+  CommInfo* info = found ? static_cast<CommInfo*>(value) : nullptr;
+  if (info == nullptr) {
+    info = NewInfo(comm);
+    if (PMPI_Comm_set_attr(comm, r.keyval, info) != MPI_SUCCESS) {
+      delete info;
+      return nullptr;
+    }
+  }
+  cache = {comm, epoch, info};
+  return info;
+}
+
+int32_t WorldRankOf(MPI_Comm comm, int rank) {
+  Recorder& r = R();
+  if (rank < 0) return -1;
+  if (comm == MPI_COMM_WORLD) return rank < r.world_size ? rank : -1;
+  const CommInfo* info = InfoOf(comm);
+  if (info == nullptr || static_cast<size_t>(rank) >= info->world_of_rank.size()) return -1;
+  return info->world_of_rank[rank];
+}
+
+int64_t SizeOf(MPI_Datatype type) {
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+  return size;
+}
+
+void Add(int32_t world_dest, int64_t bytes) {
+  Recorder& r = R();
+  if (world_dest < 0 || world_dest >= r.world_size) return;
+  if (r.atomic) {
+    std::atomic_ref<int64_t>(r.messages[world_dest]).fetch_add(1, std::memory_order_relaxed);
+    std::atomic_ref<int64_t>(r.bytes[world_dest]).fetch_add(bytes, std::memory_order_relaxed);
+  } else {
+    ++r.messages[world_dest];
+    r.bytes[world_dest] += bytes;
+  }
+}
+
+// The out-neighbours of comm's topology in the order the neighbourhood collectives
+// use them; empty without a topology. Called with R().mutex held.
+void FindNeighbors(MPI_Comm comm, CommInfo* info) {
+  int kind = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &kind);
+  std::vector<int> ranks;
+  if (kind == MPI_CART) {
+    int ndims = 0;
+    PMPI_Cartdim_get(comm, &ndims);
+    for (int d = 0; d < ndims; ++d) {
+      int source = MPI_PROC_NULL;
+      int dest = MPI_PROC_NULL;
+      PMPI_Cart_shift(comm, d, 1, &source, &dest);
+      ranks.push_back(source);
+      ranks.push_back(dest);
+    }
+  } else if (kind == MPI_GRAPH) {
+    int rank = 0;
+    int count = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Graph_neighbors_count(comm, rank, &count);
+    ranks.resize(count);
+    if (count > 0) PMPI_Graph_neighbors(comm, rank, count, ranks.data());
+  } else if (kind == MPI_DIST_GRAPH) {
+    int in = 0;
+    int out = 0;
+    int weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    std::vector<int> sources(in + 1), source_weights(in + 1), weights(out + 1);
+    ranks.resize(out + 1);
+    PMPI_Dist_graph_neighbors(comm, in, sources.data(),
+                              weighted ? source_weights.data() : MPI_UNWEIGHTED, out, ranks.data(),
+                              weighted ? weights.data() : MPI_UNWEIGHTED);
+    ranks.resize(out);
+  }
+  info->out_neighbors.clear();
+  for (int rank : ranks) {
+    info->out_neighbors.push_back(rank == MPI_PROC_NULL || rank < 0 ||
+                                          static_cast<size_t>(rank) >= info->world_of_rank.size()
+                                      ? -1
+                                      : info->world_of_rank[rank]);
+  }
+  info->neighbors_known = true;
+}
+
+std::string Now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// Writes `text` to `path` through a temporary file in the same directory and a
+// rename, so a reader never sees half a file. Returns "" or what went wrong.
+std::string WriteAtomically(const std::string& path, const std::string& text) {
+  const std::string temporary = absl::StrCat(path, ".tmp.", getpid());
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return absl::StrCat("cannot create ", temporary, ": ", std::strerror(errno));
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      close(fd);
+      unlink(temporary.c_str());
+      return absl::StrCat("cannot write ", temporary, ": ", why);
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(temporary.c_str());
+    return absl::StrCat("cannot write ", temporary, ": ", why);
+  }
+  if (rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    unlink(temporary.c_str());
+    return absl::StrCat("cannot rename ", temporary, " to ", path, ": ", why);
+  }
+  return "";
+}
+
+// Gathers every rank's `local` (bytes) at rank 0 of comm: their concatenation, and
+// each rank's length.
+std::string GatherText(MPI_Comm comm, const std::string& local, std::vector<int>* lengths) {
+  int size = 0;
+  int rank = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_rank(comm, &rank);
+  const int length = static_cast<int>(local.size());
+  lengths->assign(rank == 0 ? size : 0, 0);
+  PMPI_Gather(&length, 1, MPI_INT, lengths->data(), 1, MPI_INT, 0, comm);
+  std::vector<int> displacements(lengths->size(), 0);
+  int64_t total = 0;
+  for (size_t i = 0; i < lengths->size(); ++i) {
+    displacements[i] = static_cast<int>(total);
+    total += (*lengths)[i];
+  }
+  std::string all(static_cast<size_t>(total), '\0');
+  PMPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths->data(), displacements.data(),
+               MPI_CHAR, 0, comm);
+  return all;
+}
+
+}  // namespace
+
+bool Recording() { return R().active; }
+
+void StartRecording(const char* program) {
+  Recorder& r = R();
+  const char* path = std::getenv("HOPMAP_RECORD");
+  if (path == nullptr || path[0] == '\0' || r.active) return;
+  r.path = path;
+  r.program = program != nullptr ? program : "";
+  PMPI_Comm_rank(MPI_COMM_WORLD, &r.world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &r.world_size);
+  int provided = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&provided);
+  r.atomic = provided == MPI_THREAD_MULTIPLE;
+  r.messages.assign(r.world_size, 0);
+  r.bytes.assign(r.world_size, 0);
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &r.comm) != MPI_SUCCESS ||
+      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeleteInfo, &r.keyval, nullptr) !=
+          MPI_SUCCESS) {
+    if (r.world_rank == 0)
+      std::fprintf(stderr, "hopmap: recording off: MPI refused a communicator\n");
+    return;
+  }
+  r.active = true;
+}
+
+void FinishRecording() {
+  Recorder& r = R();
+  if (!r.active) return;
+  r.active = false;  // the gather below is not recorded
+
+  // This rank's sends: "to messages bytes" triples, and its collective lines.
+  std::string sends;
+  for (int d = 0; d < r.world_size; ++d) {
+    if (r.messages[d] > 0) absl::StrAppend(&sends, d, " ", r.messages[d], " ", r.bytes[d], "\n");
+  }
+  std::string collectives;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const auto& [ranks, counts] : r.collectives) {
+      for (size_t op = 0; op < counts.size(); ++op) {
+        if (counts[op].calls == 0) continue;
+        const size_t base = op % kCollectiveNames.size();
+        const std::string name =
+            absl::StrCat(op >= kCollectiveNames.size() ? "i" : "", kCollectiveNames[base]);
+        collectives += CollectiveLine(ranks, name, counts[op]);
+      }
+    }
+  }
+  char host[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+  int host_length = 0;
+  PMPI_Get_processor_name(host, &host_length);
+
+  std::vector<int> send_lengths, collective_lengths, host_lengths;
+  const std::string all_sends = GatherText(r.comm, sends, &send_lengths);
+  const std::string all_collectives = GatherText(r.comm, collectives, &collective_lengths);
+  const std::string all_hosts =
+      GatherText(r.comm, std::string(host, static_cast<size_t>(host_length)), &host_lengths);
+  PMPI_Comm_free(&r.comm);
+  if (r.world_rank != 0) return;
+
+  RecordHeader header;
+  header.ranks = r.world_size;
+  header.date = Now();
+  header.program = r.program;
+  std::vector<PairTraffic> pairs;
+  CollectiveTable table;
+  size_t send_at = 0, collective_at = 0, host_at = 0;
+  for (int from = 0; from < r.world_size; ++from) {
+    for (absl::string_view line :
+         absl::StrSplit(absl::string_view(all_sends).substr(send_at, send_lengths[from]), '\n',
+                        absl::SkipEmpty())) {
+      PairTraffic p;
+      p.from = from;
+      if (std::sscanf(std::string(line).c_str(), "%d %ld %ld", &p.to, &p.messages, &p.bytes) == 3) {
+        pairs.push_back(p);
+      }
+    }
+    send_at += send_lengths[from];
+    for (absl::string_view line : absl::StrSplit(
+             absl::string_view(all_collectives).substr(collective_at, collective_lengths[from]),
+             '\n', absl::SkipEmpty())) {
+      std::string ranks, op;
+      CollectiveTraffic traffic;
+      if (ParseCollectiveLine(std::string(line), &ranks, &op, &traffic)) {
+        MergeCollective(&table, ranks, op, traffic);
+      }
+    }
+    collective_at += collective_lengths[from];
+    header.host_of_rank.push_back(all_hosts.substr(host_at, host_lengths[from]));
+    host_at += host_lengths[from];
+  }
+  const std::string problem = WriteAtomically(r.path, FormatRecord(header, pairs, table));
+  if (!problem.empty()) {
+    std::fprintf(stderr, "hopmap: the recording was not written: %s\n", problem.c_str());
+  }
+}
+
+void CountSend(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type) {
+  if (!R().active || dest == MPI_PROC_NULL) return;
+  Add(WorldRankOf(comm, dest), count * SizeOf(type));
+}
+
+void CountNeighborSends(MPI_Comm comm, int count, MPI_Datatype type, const int* counts,
+                        const MPI_Datatype* types) {
+  Recorder& r = R();
+  if (!r.active) return;
+  CommInfo* info = InfoOf(comm);
+  if (info == nullptr) return;
+  std::vector<int32_t> neighbors;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!info->neighbors_known) FindNeighbors(comm, info);
+    neighbors = info->out_neighbors;
+  }
+  const int64_t single = counts == nullptr ? count * SizeOf(type) : 0;
+  for (size_t i = 0; i < neighbors.size(); ++i) {
+    if (neighbors[i] < 0) continue;
+    const int64_t bytes =
+        counts == nullptr ? single : counts[i] * SizeOf(types != nullptr ? types[i] : type);
+    Add(neighbors[i], bytes);
+  }
+}
+
+void CountCollective(MPI_Comm comm, Collective op, bool nonblocking, int64_t count,
+                     MPI_Datatype type) {
+  Recorder& r = R();
+  if (!r.active) return;
+  const int64_t bytes = count > 0 ? count * SizeOf(type) : 0;
+  CommInfo* info = InfoOf(comm);
+  if (info == nullptr) return;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  CollectiveTraffic& t =
+      (*info->collectives)[static_cast<size_t>(op) +
+                           (nonblocking ? static_cast<size_t>(Collective::kCount) : 0)];
+  ++t.calls;
+  t.bytes += bytes;
+}
+
+void RememberPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int count,
+                            MPI_Datatype type) {
+  Recorder& r = R();
+  if (!r.active || dest == MPI_PROC_NULL || request == MPI_REQUEST_NULL) return;
+  const int32_t world = WorldRankOf(comm, dest);
+  const int64_t bytes = static_cast<int64_t>(count) * SizeOf(type);
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.persistent[request] = {world, bytes};
+}
+
+void CountStart(MPI_Request request) {
+  Recorder& r = R();
+  if (!r.active) return;
+  Persistent p{-1, 0};
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.persistent.find(request);
+    if (it == r.persistent.end()) return;
+    p = it->second;
+  }
+  Add(p.world_dest, p.bytes);
+}
+
+void ForgetRequest(MPI_Request request) {
+  Recorder& r = R();
+  if (!r.active) return;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.persistent.erase(request);
+}
+
+}  // namespace hopmap::mpi

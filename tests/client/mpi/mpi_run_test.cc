@@ -1,0 +1,311 @@
+// libhopmap_mpi under Debian's Open MPI: programs launched with mpirun record their
+// communication (LD_PRELOAD) and reorder their topology communicators through a real
+// hopmapd (linked); a recording goes through `hopmap map --format rankfile` into a
+// second run that is checked to run where the rankfile said.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/client/cli_test_util.h"
+#include "tests/integration/daemon_process.h"
+
+namespace hopmap::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Temp(const std::string& name) {
+  return ::testing::TempDir() + "/hopmap_mpi_" + std::to_string(getpid()) + "_" + name;
+}
+
+// mpirun with what this machine needs: root allowed, more ranks than cores.
+std::string Mpirun(int ranks, const std::string& rest) {
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  return absl::StrCat("timeout 300 ", MPIEXEC, " --oversubscribe -np ", ranks, " ", rest);
+}
+
+std::string Hostname() {
+  char name[256] = {0};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+struct Pair {
+  int64_t bytes = 0;
+  int64_t messages = 0;
+  bool operator==(const Pair&) const = default;
+};
+
+// The data lines "FROM TO BYTES # msgs=N" of a recording.
+std::map<std::pair<int, int>, Pair> ReadPairs(const std::string& text) {
+  std::map<std::pair<int, int>, Pair> pairs;
+  std::istringstream in(text);
+  std::string line;
+  const std::regex data(R"(^(\d+) (\d+) (\d+) # msgs=(\d+)$)");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, data)) {
+      Pair& p = pairs[{std::stoi(m[1]), std::stoi(m[2])}];
+      p.bytes += std::stoll(m[3]);
+      p.messages += std::stoll(m[4]);
+    }
+  }
+  return pairs;
+}
+
+// What halo.c sends on a periodic grid of `dims` (row-major), per directed pair.
+std::map<std::pair<int, int>, Pair> HaloPairs(const std::vector<int>& dims, int iterations,
+                                              int doubles) {
+  int n = 1;
+  for (int d : dims) n *= d;
+  std::map<std::pair<int, int>, Pair> pairs;
+  for (int rank = 0; rank < n; ++rank) {
+    std::vector<int> coords(dims.size());
+    for (int d = static_cast<int>(dims.size()) - 1, rest = rank; d >= 0; --d) {
+      coords[d] = rest % dims[d];
+      rest /= dims[d];
+    }
+    for (size_t d = 0; d < dims.size(); ++d) {
+      for (int step : {-1, 1}) {
+        std::vector<int> c = coords;
+        c[d] = (c[d] + step + dims[d]) % dims[d];
+        int neighbour = 0;
+        for (size_t k = 0; k < dims.size(); ++k) neighbour = neighbour * dims[k] + c[k];
+        // One halo message of `doubles` doubles and one int of the neighbour
+        // collective, every iteration.
+        Pair& p = pairs[{rank, neighbour}];
+        p.bytes += int64_t{iterations} * (8 * doubles + 4);
+        p.messages += 2 * iterations;
+      }
+    }
+  }
+  return pairs;
+}
+
+void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyzed_dims,
+                        const std::string& pattern) {
+  int n = 1;
+  std::vector<std::string> dim_text;
+  for (int d : dims) {
+    n *= d;
+    dim_text.push_back(std::to_string(d));
+  }
+  const std::string record = Temp("halo" + std::to_string(n) + ".edgelist");
+  std::remove(record.c_str());
+  const RunResult run = RunShell(
+      Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB, " -x HOPMAP_RECORD=", record, " ",
+                             MPI_HALO, " ", absl::StrJoin(dim_text, " "), " 3 32")));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.err, Not(HasSubstr("hopmap:")));
+  const std::string text = ReadFile(record);
+  ASSERT_FALSE(text.empty()) << "no recording at " << record;
+
+  // Exactly the program's pattern and bytes.
+  EXPECT_EQ(ReadPairs(text), HaloPairs(dims, 3, 32));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# ranks: ", n, "\n")));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# host ", Hostname(), ": ranks 0-", n - 1, "\n")));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# program: ", MPI_HALO, "\n")));
+  EXPECT_THAT(text, ::testing::ContainsRegex("# date: 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T"));
+  // One allreduce of one double per iteration, by every rank.
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective allreduce ranks=0-", n - 1,
+                                           " calls=3 bytes=", 3 * 8 * n, "\n")));
+
+  // hopmap reads it and recognises the stencil and its dimensions.
+  const RunResult analyzed = RunHopmap("analyze --local --graph " + record);
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  EXPECT_THAT(analyzed.out, HasSubstr("\"pattern\": \"" + pattern + "\""));
+  std::string compact;
+  for (char c : analyzed.out) {
+    if (c != ' ' && c != '\n') compact += c;
+  }
+  EXPECT_THAT(compact, HasSubstr("\"dims\":[" + analyzed_dims + "]"));
+}
+
+TEST(MpiRecordTest, Halo2dOn16RanksIsRecordedExactly) {
+  ExpectRecordedHalo({4, 4}, "4,4", "stencil2d-5");
+}
+
+// MPI numbers the grid with the last dimension fastest; hopmap names the fastest
+// dimension first.
+TEST(MpiRecordTest, Halo3dOn24RanksIsRecordedExactly) {
+  ExpectRecordedHalo({2, 3, 4}, "4,3,2", "stencil3d-7");
+}
+
+TEST(MpiRecordTest, AnUnwritablePathCostsOneLineNotTheExitStatus) {
+  const RunResult run =
+      RunShell(Mpirun(4, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB,
+                                      " -x HOPMAP_RECORD=/nonexistent-dir/record.edgelist ",
+                                      MPI_HALO, " 2 2 1 4")));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> lines = absl::StrSplit(run.err, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 1u) << run.err;
+  EXPECT_THAT(lines[0], HasSubstr("hopmap: the recording was not written: cannot create "
+                                  "/nonexistent-dir/record.edgelist.tmp."));
+}
+
+// Hops between nodes of torus:2x2: one per coordinate that differs.
+int Hops(int a, int b) { return (a % 2 != b % 2) + (a / 2 != b / 2); }
+
+struct Placed {
+  int vertex;
+  int node;
+};
+
+// Runs reorder_check KIND 4 4 on 16 ranks, 4 per node of torus:2x2 (rank r on node
+// r / 4), against `server`; returns its lines and stderr.
+RunResult RunReorder(const std::string& kind, const std::string& server) {
+  return RunShell(
+      Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", server, " -x HOPMAP_MACHINE=torus:2x2:cores=4",
+                              " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
+                              "'HOPMAP_NODE=$((OMPI_COMM_WORLD_RANK / 4)) exec ",
+                              MPI_REORDER_CHECK, " ", kind, " 4 4'")));
+}
+
+std::vector<Placed> ReadPlacement(const RunResult& run) {
+  std::vector<Placed> placed;
+  const std::regex line_re(R"(^vertex (-?\d+) node (\d+) (.*)$)");
+  std::istringstream in(run.out);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (!std::regex_match(line, m, line_re)) continue;
+    EXPECT_EQ(m[3], "ok") << line;
+    placed.push_back({std::stoi(m[1]), std::stoi(m[2])});
+  }
+  return placed;
+}
+
+// Sum over every vertex's out-edges of weight x hops: what hopmapd's hop-bytes is for
+// the pattern it was sent (both directions of an edge summed).
+int64_t HopBytes(const std::vector<int>& node_of_vertex, bool weighted) {
+  int64_t total = 0;
+  for (int v = 0; v < 16; ++v) {
+    const int x = v % 4, y = v / 4;
+    const int left = (x + 3) % 4 + y * 4, right = (x + 1) % 4 + y * 4;
+    const int down = x + ((y + 3) % 4) * 4, up = x + ((y + 1) % 4) * 4;
+    for (int u : {left, right}) total += Hops(node_of_vertex[v], node_of_vertex[u]);
+    for (int u : {down, up})
+      total += (weighted ? 10 : 1) * Hops(node_of_vertex[v], node_of_vertex[u]);
+  }
+  return total;
+}
+
+void ExpectReorderedBelowIdentity(const std::string& kind, const std::string& call) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({"--threads", "2"}, Temp("hopmapd_" + kind + ".log"))) << daemon.error();
+  const RunResult run = RunReorder(kind, daemon.address());
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const std::vector<Placed> placed = ReadPlacement(run);
+  ASSERT_EQ(placed.size(), 16u) << run.out;
+  std::vector<int> node_of_vertex(16, -1);
+  std::set<int> vertices;
+  for (const Placed& p : placed) {
+    ASSERT_GE(p.vertex, 0);
+    ASSERT_LT(p.vertex, 16);
+    node_of_vertex[p.vertex] = p.node;
+    vertices.insert(p.vertex);
+  }
+  ASSERT_EQ(vertices.size(), 16u) << "the vertices are not a permutation: " << run.out;
+
+  const std::regex verbose("hopmap: " + call +
+                           R"(: 16 vertices on 4 nodes x 4, reordered by )"
+                           R"(hopmapd \(.*\): hop-bytes (\d+), identity (\d+), lower bound (\d+))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(run.err, m, verbose)) << run.err;
+  const int64_t reported = std::stoll(m[1]);
+  const int64_t reported_identity = std::stoll(m[2]);
+  const bool weighted = kind == "dist";
+  std::vector<int> identity(16);
+  for (int v = 0; v < 16; ++v) identity[v] = v / 4;
+  EXPECT_EQ(HopBytes(node_of_vertex, weighted), reported);
+  EXPECT_EQ(HopBytes(identity, weighted), reported_identity);
+  EXPECT_LT(reported, reported_identity);
+}
+
+TEST(MpiReorderTest, CartCreateOnAModelTorusBeatsTheIdentity) {
+  ExpectReorderedBelowIdentity("cart", "MPI_Cart_create");
+}
+
+TEST(MpiReorderTest, DistGraphCreateAdjacentOnAModelTorusBeatsTheIdentity) {
+  ExpectReorderedBelowIdentity("dist", "MPI_Dist_graph_create_adjacent");
+}
+
+TEST(MpiReorderTest, GraphCreateOnAModelTorusBeatsTheIdentity) {
+  ExpectReorderedBelowIdentity("graph", "MPI_Graph_create");
+}
+
+TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
+  // Port 1 on loopback: nobody listens, the connection is refused at once.
+  const RunResult run = RunReorder("cart", "127.0.0.1:1");
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const std::vector<Placed> placed = ReadPlacement(run);
+  ASSERT_EQ(placed.size(), 16u);
+  for (const Placed& p : placed) EXPECT_EQ(p.node, p.vertex / 4) << "vertex " << p.vertex;
+  const std::vector<std::string> lines = absl::StrSplit(run.err, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 1u) << run.err;
+  EXPECT_THAT(lines[0], HasSubstr("hopmap: MPI_Cart_create: not reordered: cannot reach hopmapd"));
+}
+
+// Run 1 records, hopmap writes a rankfile for this machine, run 2 starts from it and
+// its ranks are on the host and core the rankfile names.
+TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
+  const std::string record = Temp("loop.edgelist");
+  const RunResult recorded =
+      RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB,
+                                      " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  // This machine as hopmap sees it: one node named by its hostname, two cores.
+  const std::string machine = Temp("this.hops");
+  WriteFile(machine, "names: " + Hostname() + "\n0\n");
+  const std::string rankfile = Temp("loop.rankfile");
+  const RunResult mapped =
+      RunHopmap(absl::StrCat("map --local --graph ", record, " --machine matrix:", machine,
+                             ":cores=2 --format rankfile -o ", rankfile));
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  const std::string hand_made = Temp("swapped.rankfile");
+  WriteFile(hand_made,
+            absl::StrCat("rank 0=", Hostname(), " slot=1\nrank 1=", Hostname(), " slot=0\n"));
+  for (const std::string& file : {rankfile, hand_made}) {
+    // What the rankfile says: rank -> (host, core).
+    std::map<int, std::pair<std::string, std::string>> wanted;
+    const std::regex rank_line(R"(^rank (\d+)=(\S+) slot=(\d+)$)");
+    std::smatch m;
+    const std::vector<std::string> rankfile_lines =
+        absl::StrSplit(ReadFile(file), '\n', absl::SkipEmpty());
+    for (const std::string& copy : rankfile_lines) {
+      ASSERT_TRUE(std::regex_match(copy, m, rank_line)) << copy;
+      wanted[std::stoi(m[1])] = {m[2], m[3]};
+    }
+    ASSERT_EQ(wanted.size(), 2u) << ReadFile(file);
+    const RunResult run = RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE)));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::regex where(R"(^rank (\d+) host (\S+) cpus (.*)$)");
+    int seen = 0;
+    const std::vector<std::string> where_lines = absl::StrSplit(run.out, '\n', absl::SkipEmpty());
+    for (const std::string& line : where_lines) {
+      const std::string& copy = line;
+      if (!std::regex_match(copy, m, where)) continue;
+      const auto& [host, core] = wanted[std::stoi(m[1])];
+      EXPECT_EQ(m[2], host) << file << ": " << line;
+      EXPECT_EQ(m[3], core) << file << ": " << line << " (bound to exactly the rankfile's core)";
+      ++seen;
+    }
+    EXPECT_EQ(seen, 2) << run.out;
+  }
+}
+
+}  // namespace
+}  // namespace hopmap::testing
