@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Issue 19's overhead targets: recording with libhopmap_mpi adds < 5% to a message-
+# rate microbenchmark (8-byte messages, one pair) and < 1% to a bandwidth one (1 MiB
+# messages). Runs build/bench/mpi_rate (2 ranks, Open MPI's mpirun) ROUNDS times in
+# three variants per round, in a rotating order so that drift hits all alike:
+#   plain      no library;
+#   preloaded  LD_PRELOAD=libhopmap_mpi.so, HOPMAP_RECORD unset (the wrappers only);
+#   recording  LD_PRELOAD and HOPMAP_RECORD (counting, and the file at the end).
+# Prints each variant's median rate and the median over rounds of variant / plain
+# in the same round (a ratio, not an absolute time: these machines are shared).
+#
+# Usage: bash bench/mpi_overhead.sh     Environment: ROUNDS (default 9), BUILD (build).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build}
+RATE=$(realpath "$BUILD/bench/mpi_rate")
+LIB=$(realpath "$BUILD/client/mpi/libhopmap_mpi.so")
+ROUNDS=${ROUNDS:-9}
+[[ -x $RATE && -f $LIB ]] || { echo "${0##*/}: build mpi_rate and hopmap_mpi first" >&2; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpi_overhead.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# run VARIANT BYTES WINDOW ITERATIONS -> messages per second
+run() {
+  local env=()
+  case $1 in
+    preloaded) env=(-x "LD_PRELOAD=$LIB") ;;
+    recording) env=(-x "LD_PRELOAD=$LIB" -x "HOPMAP_RECORD=$TMP/record.edgelist") ;;
+  esac
+  env -u HOPMAP_RECORD -u LD_PRELOAD mpirun --oversubscribe -np 2 "${env[@]}" "$RATE" "$2" "$3" "$4" |
+    awk '/^messages_per_second/ {print $2}'
+}
+
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+variants=(plain preloaded recording)
+printf "%-10s %-10s %16s %18s %10s\n" bench variant "median msgs/s" "median vs plain" target
+for spec in "rate 8 64 20000 5%" "bandwidth 1048576 16 100 1%"; do
+  read -r name bytes window iterations target <<<"$spec"
+  : >"$TMP/$name.rows"
+  for ((round = 0; round < ROUNDS; ++round)); do
+    declare -A got=()
+    for ((k = 0; k < 3; ++k)); do
+      v=${variants[$(((round + k) % 3))]}
+      got[$v]=$(run "$v" "$bytes" "$window" "$iterations")
+    done
+    echo "${got[plain]} ${got[preloaded]} ${got[recording]}" >>"$TMP/$name.rows"
+  done
+  if [[ $name == bandwidth ]]; then scale=$bytes; else scale=1; fi
+  for i in 1 2 3; do
+    v=${variants[$((i - 1))]}
+    rate=$(awk -v c="$i" '{print $c}' "$TMP/$name.rows" | median)
+    ratio=$(awk -v c="$i" '{print $c / $1}' "$TMP/$name.rows" | median)
+    printf "%-10s %-10s %16.0f %18.4f %10s\n" "$name" "$v" "$rate" "$ratio" \
+      "$([[ $v == plain ]] && echo - || echo "< $target")"
+  done
+  [[ $name == bandwidth ]] && echo "(bandwidth: $bytes-byte messages: bytes/s = msgs/s x $bytes)"
+done
+echo "rounds: $ROUNDS; ratios are rates (higher is better): 0.97 means 3% slower"
