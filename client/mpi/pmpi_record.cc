@@ -94,6 +94,19 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   return rc;
 }
 
+// Level 0 pauses the recording, any other level resumes it; MPI's own
+// MPI_Pcontrol does nothing, so there is nothing to call.
+int MPI_Pcontrol(const int level, ...) {
+  hopmap::mpi::PauseRecording(level == 0);
+  return MPI_SUCCESS;
+}
+
+// A freed datatype's handle may come back as another type: forget cached sizes.
+int MPI_Type_free(MPI_Datatype* type) {
+  hopmap::mpi::type_epoch.fetch_add(1, std::memory_order_relaxed);
+  return PMPI_Type_free(type);
+}
+
 int MPI_Finalize(void) {
   hopmap::mpi::FinishRecording();
   return PMPI_Finalize();

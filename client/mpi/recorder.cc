@@ -46,15 +46,13 @@ struct Persistent {
 };
 
 struct Recorder {
-  bool active = false;
-  bool atomic = false;  // MPI_THREAD_MULTIPLE: counters are updated atomically
+  bool started = false;  // between StartRecording and FinishRecording
   int world_rank = 0;
   int world_size = 0;
   std::string path;
   std::string program;
-  std::vector<int64_t> messages;  // per destination world rank
-  std::vector<int64_t> bytes;
-  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the final gather
+  std::vector<SendCounter> counters;  // hot_state.counters points here
+  MPI_Comm comm = MPI_COMM_NULL;      // a duplicate of MPI_COMM_WORLD for the final gather
   int keyval = MPI_KEYVAL_INVALID;
   std::atomic<uint64_t> epoch{1};  // bumped when a cached CommInfo is deleted
   std::mutex mutex;                // CommInfo creation, collectives, persistent requests
@@ -140,30 +138,14 @@ CommInfo* InfoOf(MPI_Comm comm) {
 }
 
 int32_t WorldRankOf(MPI_Comm comm, int rank) {
-  Recorder& r = R();
   if (rank < 0) return -1;
-  if (comm == MPI_COMM_WORLD) return rank < r.world_size ? rank : -1;
-  const CommInfo* info = InfoOf(comm);
-  if (info == nullptr || static_cast<size_t>(rank) >= info->world_of_rank.size()) return -1;
-  return info->world_of_rank[rank];
+  if (comm == MPI_COMM_WORLD) return rank < hot_state.world_size ? rank : -1;
+  return WorldRankSlow(comm, rank);
 }
 
-int64_t SizeOf(MPI_Datatype type) {
-  int size = 0;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
-  return size;
-}
-
+// Counts a send to a world rank that may be out of range (-1: not counted).
 void Add(int32_t world_dest, int64_t bytes) {
-  Recorder& r = R();
-  if (world_dest < 0 || world_dest >= r.world_size) return;
-  if (r.atomic) {
-    std::atomic_ref<int64_t>(r.messages[world_dest]).fetch_add(1, std::memory_order_relaxed);
-    std::atomic_ref<int64_t>(r.bytes[world_dest]).fetch_add(bytes, std::memory_order_relaxed);
-  } else {
-    ++r.messages[world_dest];
-    r.bytes[world_dest] += bytes;
-  }
+  if (world_dest >= 0 && world_dest < hot_state.world_size) AddSend(world_dest, bytes);
 }
 
 // The out-neighbours of comm's topology in the order the neighbourhood collectives
@@ -275,21 +257,34 @@ std::string GatherText(MPI_Comm comm, const std::string& local, std::vector<int>
 
 }  // namespace
 
-bool Recording() { return R().active; }
+HotState hot_state;
+std::atomic<uint64_t> type_epoch{1};
+
+int32_t WorldRankSlow(MPI_Comm comm, int rank) {
+  const CommInfo* info = InfoOf(comm);
+  if (info == nullptr || rank < 0 || static_cast<size_t>(rank) >= info->world_of_rank.size()) {
+    return -1;
+  }
+  return info->world_of_rank[rank];
+}
+
+int64_t TypeSizeSlow(MPI_Datatype type) {
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+  return size;
+}
 
 void StartRecording(const char* program) {
   Recorder& r = R();
   const char* path = std::getenv("HOPMAP_RECORD");
-  if (path == nullptr || path[0] == '\0' || r.active) return;
+  if (path == nullptr || path[0] == '\0' || r.started) return;
   r.path = path;
   r.program = program != nullptr ? program : "";
   PMPI_Comm_rank(MPI_COMM_WORLD, &r.world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &r.world_size);
   int provided = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&provided);
-  r.atomic = provided == MPI_THREAD_MULTIPLE;
-  r.messages.assign(r.world_size, 0);
-  r.bytes.assign(r.world_size, 0);
+  r.counters.assign(r.world_size, SendCounter{});
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &r.comm) != MPI_SUCCESS ||
       PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeleteInfo, &r.keyval, nullptr) !=
           MPI_SUCCESS) {
@@ -297,18 +292,28 @@ void StartRecording(const char* program) {
       std::fprintf(stderr, "hopmap: recording off: MPI refused a communicator\n");
     return;
   }
-  r.active = true;
+  hot_state.atomic = provided == MPI_THREAD_MULTIPLE;
+  hot_state.world_size = r.world_size;
+  hot_state.counters = r.counters.data();
+  hot_state.active = true;
+  r.started = true;
+}
+
+void PauseRecording(bool paused) {
+  if (R().started) hot_state.active = !paused;
 }
 
 void FinishRecording() {
   Recorder& r = R();
-  if (!r.active) return;
-  r.active = false;  // the gather below is not recorded
+  if (!r.started) return;
+  r.started = false;
+  hot_state.active = false;  // the gather below is not recorded
 
   // This rank's sends: "to messages bytes" triples, and its collective lines.
   std::string sends;
   for (int d = 0; d < r.world_size; ++d) {
-    if (r.messages[d] > 0) absl::StrAppend(&sends, d, " ", r.messages[d], " ", r.bytes[d], "\n");
+    const SendCounter& c = r.counters[d];
+    if (c.messages > 0) absl::StrAppend(&sends, d, " ", c.messages, " ", c.bytes, "\n");
   }
   std::string collectives;
   {
@@ -372,15 +377,10 @@ void FinishRecording() {
   }
 }
 
-void CountSend(MPI_Comm comm, int dest, int64_t count, MPI_Datatype type) {
-  if (!R().active || dest == MPI_PROC_NULL) return;
-  Add(WorldRankOf(comm, dest), count * SizeOf(type));
-}
-
 void CountNeighborSends(MPI_Comm comm, int count, MPI_Datatype type, const int* counts,
                         const MPI_Datatype* types) {
   Recorder& r = R();
-  if (!r.active) return;
+  if (!hot_state.active) return;
   CommInfo* info = InfoOf(comm);
   if (info == nullptr) return;
   std::vector<int32_t> neighbors;
@@ -389,11 +389,11 @@ void CountNeighborSends(MPI_Comm comm, int count, MPI_Datatype type, const int* 
     if (!info->neighbors_known) FindNeighbors(comm, info);
     neighbors = info->out_neighbors;
   }
-  const int64_t single = counts == nullptr ? count * SizeOf(type) : 0;
+  const int64_t single = counts == nullptr ? count * TypeSize(type) : 0;
   for (size_t i = 0; i < neighbors.size(); ++i) {
     if (neighbors[i] < 0) continue;
     const int64_t bytes =
-        counts == nullptr ? single : counts[i] * SizeOf(types != nullptr ? types[i] : type);
+        counts == nullptr ? single : counts[i] * TypeSize(types != nullptr ? types[i] : type);
     Add(neighbors[i], bytes);
   }
 }
@@ -401,8 +401,8 @@ void CountNeighborSends(MPI_Comm comm, int count, MPI_Datatype type, const int* 
 void CountCollective(MPI_Comm comm, Collective op, bool nonblocking, int64_t count,
                      MPI_Datatype type) {
   Recorder& r = R();
-  if (!r.active) return;
-  const int64_t bytes = count > 0 ? count * SizeOf(type) : 0;
+  if (!hot_state.active) return;
+  const int64_t bytes = count > 0 ? count * TypeSize(type) : 0;
   CommInfo* info = InfoOf(comm);
   if (info == nullptr) return;
   std::lock_guard<std::mutex> lock(r.mutex);
@@ -416,16 +416,16 @@ void CountCollective(MPI_Comm comm, Collective op, bool nonblocking, int64_t cou
 void RememberPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int count,
                             MPI_Datatype type) {
   Recorder& r = R();
-  if (!r.active || dest == MPI_PROC_NULL || request == MPI_REQUEST_NULL) return;
+  if (!hot_state.active || dest == MPI_PROC_NULL || request == MPI_REQUEST_NULL) return;
   const int32_t world = WorldRankOf(comm, dest);
-  const int64_t bytes = static_cast<int64_t>(count) * SizeOf(type);
+  const int64_t bytes = static_cast<int64_t>(count) * TypeSize(type);
   std::lock_guard<std::mutex> lock(r.mutex);
   r.persistent[request] = {world, bytes};
 }
 
 void CountStart(MPI_Request request) {
   Recorder& r = R();
-  if (!r.active) return;
+  if (!hot_state.active) return;
   Persistent p{-1, 0};
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -438,7 +438,7 @@ void CountStart(MPI_Request request) {
 
 void ForgetRequest(MPI_Request request) {
   Recorder& r = R();
-  if (!r.active) return;
+  if (!hot_state.active) return;
   std::lock_guard<std::mutex> lock(r.mutex);
   r.persistent.erase(request);
 }
