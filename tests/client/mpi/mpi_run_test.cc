@@ -106,7 +106,7 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
   const std::string record = Temp("halo" + std::to_string(n) + ".edgelist");
   std::remove(record.c_str());
   const RunResult run = RunShell(
-      Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB, " -x HOPMAP_RECORD=", record, " ",
+      Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", record, " ",
                              MPI_HALO, " ", absl::StrJoin(dim_text, " "), " 3 32")));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_THAT(run.err, Not(HasSubstr("hopmap:")));
@@ -146,7 +146,7 @@ TEST(MpiRecordTest, Halo3dOn24RanksIsRecordedExactly) {
 
 TEST(MpiRecordTest, AnUnwritablePathCostsOneLineNotTheExitStatus) {
   const RunResult run =
-      RunShell(Mpirun(4, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB,
+      RunShell(Mpirun(4, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
                                       " -x HOPMAP_RECORD=/nonexistent-dir/record.edgelist ",
                                       MPI_HALO, " 2 2 1 4")));
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -264,7 +264,7 @@ TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
 TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
   const std::string record = Temp("loop.edgelist");
   const RunResult recorded =
-      RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_LIB,
+      RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
                                       " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   // This machine as hopmap sees it: one node named by its hostname, two cores.
