@@ -21,16 +21,7 @@ TARGETS=("$@")
 
 bash deploy/install-deps.sh
 # clang and its libFuzzer runtime: only this script needs them.
-missing=()
-for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  SUDO=""
-  [[ $(id -u) -eq 0 ]] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash deploy/install-deps.sh clang libclang-rt-14-dev
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHOPMAP_FUZZ=ON -DHOPMAP_BUILD_TESTS=OFF -DHOPMAP_BUILD_BENCH=OFF >/dev/null

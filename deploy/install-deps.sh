@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package hopmap needs to build, test and benchmark.
+# Installs every Debian 12 package hopmap needs to build, test and benchmark; with
+# arguments, only the packages named (what one script alone needs: bench/fuzz.sh's
+# clang, deploy/charm/build-charm.sh's tools).
 # Idempotent: packages already present are left alone; safe to run again.
+# Usage: bash deploy/install-deps.sh [PACKAGE...]
 set -euo pipefail
 
 packages=(
@@ -30,6 +33,8 @@ packages=(
   time
   clang-format
 )
+
+[[ $# -eq 0 ]] || packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,229 @@
+#include "HopmapLB.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ckgraph.h"
+#include "hopmap.h"
+
+extern int quietModeRequested;
+
+namespace {
+
+// The runtime options (+hopmap...), read once on every process at startup.
+struct Options {
+  std::string server;      // +hopmapServer ADDR, else $HOPMAP_SERVER
+  std::string token;       // +hopmapToken T, else $HOPMAP_TOKEN
+  std::string machine;     // +hopmapMachine NAME|SPEC, else $HOPMAP_MACHINE
+  std::string nodes;       // +hopmapNodes LIST (the allocation, in PE order)
+  std::string algorithm;   // +hopmapAlgorithm NAME (a balancer; default auto)
+  int pes_per_node = 0;    // +hopmapPesPerNode N; 0: Charm++'s node size
+  double imbalance = 0.05;      // +hopmapImbalance E
+  int max_migrations = -1;      // +hopmapMaxMigrations N
+  double migration_cost = 0;    // +hopmapMigrationCost C (hop-bytes per byte of state)
+  double deadline_seconds = 10; // +hopmapDeadline S: the whole call
+};
+Options options;
+
+std::string FromEnv(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+void lbinit() {
+  char** argv = CkGetArgv();
+  char* text = nullptr;
+  if (CmiGetArgStringDesc(argv, "+hopmapServer", &text, "HopmapLB: hopmapd's address")) {
+    options.server = text;
+  } else {
+    options.server = FromEnv("HOPMAP_SERVER");
+  }
+  if (CmiGetArgStringDesc(argv, "+hopmapToken", &text, "HopmapLB: hopmapd's token")) {
+    options.token = text;
+  } else {
+    options.token = FromEnv("HOPMAP_TOKEN");
+  }
+  if (CmiGetArgStringDesc(argv, "+hopmapMachine", &text, "HopmapLB: machine (catalog name or spec)")) {
+    options.machine = text;
+  } else {
+    options.machine = FromEnv("HOPMAP_MACHINE");
+  }
+  if (CmiGetArgStringDesc(argv, "+hopmapNodes", &text, "HopmapLB: the PEs' nodes, in order")) {
+    options.nodes = text;
+  }
+  if (CmiGetArgStringDesc(argv, "+hopmapAlgorithm", &text, "HopmapLB: hopmap balancer")) {
+    options.algorithm = text;
+  }
+  CmiGetArgIntDesc(argv, "+hopmapPesPerNode", &options.pes_per_node,
+                   "HopmapLB: PEs per model node (default: Charm++'s)");
+  CmiGetArgDoubleDesc(argv, "+hopmapImbalance", &options.imbalance,
+                      "HopmapLB: load imbalance allowed (0.05)");
+  CmiGetArgIntDesc(argv, "+hopmapMaxMigrations", &options.max_migrations,
+                   "HopmapLB: objects moved per step at most (-1: no limit)");
+  CmiGetArgDoubleDesc(argv, "+hopmapMigrationCost", &options.migration_cost,
+                      "HopmapLB: hop-bytes charged per migrated byte (0)");
+  CmiGetArgDoubleDesc(argv, "+hopmapDeadline", &options.deadline_seconds,
+                      "HopmapLB: seconds a step may wait for hopmapd (10)");
+  LBRegisterBalancer<HopmapLB>("HopmapLB", "Place objects through hopmapd (hop-bytes on a machine model)");
+  LBTurnCommOn();
+}
+
+// The objects' communication as CSR with both directions summed and listed once
+// per pair (what hopmapd takes).
+struct Csr {
+  std::vector<int64_t> xadj;
+  std::vector<int32_t> adjncy;
+  std::vector<int64_t> adjwgt;
+};
+
+Csr CommunicationOf(const ObjGraph& graph) {
+  const int n = static_cast<int>(graph.vertices.size());
+  std::vector<std::map<int32_t, int64_t>> bytes(n);
+  for (int i = 0; i < n; ++i) {
+    for (const CkEdge& e : graph.vertices[i].sendToList) {
+      const int j = e.getNeighborId();
+      if (j == i || j < 0 || j >= n) continue;
+      bytes[i][j] += e.getNumBytes();
+      bytes[j][i] += e.getNumBytes();
+    }
+  }
+  Csr csr;
+  csr.xadj.push_back(0);
+  for (int i = 0; i < n; ++i) {
+    for (const auto& [j, b] : bytes[i]) {
+      if (b <= 0) continue;
+      csr.adjncy.push_back(j);
+      csr.adjwgt.push_back(b);
+    }
+    csr.xadj.push_back(static_cast<int64_t>(csr.adjncy.size()));
+  }
+  return csr;
+}
+
+// Asks hopmapd; on success fills new_pe (one per object) and a summary line.
+std::string Ask(const ObjGraph& graph, std::vector<int32_t>* new_pe, std::string* summary) {
+  if (options.server.empty()) return "no hopmapd: pass +hopmapServer ADDR (or set HOPMAP_SERVER)";
+  if (options.machine.empty()) return "no machine: pass +hopmapMachine NAME (or set HOPMAP_MACHINE)";
+  const int n = static_cast<int>(graph.vertices.size());
+  if (n == 0) return "no objects";
+  const int pes = CkNumPes();
+  const int per_node = options.pes_per_node > 0 ? options.pes_per_node : CkNodeSize(0);
+  if (pes % per_node != 0) {
+    return "the " + std::to_string(pes) + " PEs are not whole nodes of " + std::to_string(per_node);
+  }
+  const Csr csr = CommunicationOf(graph);
+  std::vector<double> loads(n);
+  std::vector<int32_t> current(n);
+  for (int i = 0; i < n; ++i) {
+    loads[i] = graph.vertices[i].getVertexLoad();
+    current[i] = graph.vertices[i].getCurrentPe();
+  }
+
+  hopmap_connect_options connect;
+  hopmap_connect_options_init(&connect);
+  connect.address = options.server.c_str();
+  connect.token = options.token.c_str();
+  connect.connect_timeout_seconds = std::min(5.0, options.deadline_seconds);
+  hopmap_client* client = nullptr;
+  char* error = nullptr;
+  if (hopmap_connect(&connect, &client, &error) != HOPMAP_OK) {
+    std::string why = error != nullptr ? error : "cannot connect";
+    hopmap_free_string(error);
+    return why;
+  }
+  hopmap_map_request request;
+  hopmap_map_request_init(&request);
+  request.machine = options.machine.c_str();
+  request.nodes = options.nodes.empty() ? nullptr : options.nodes.c_str();
+  std::string first_nodes;
+  if (options.nodes.empty()) {
+    // The first nodes of the machine, one per group of PEs.
+    first_nodes = "0-" + std::to_string(pes / per_node - 1);
+    request.nodes = first_nodes.c_str();
+  }
+  request.cores_per_node = per_node;
+  request.num_objects = n;
+  request.xadj = csr.xadj.data();
+  request.adjncy = csr.adjncy.data();
+  request.adjwgt = csr.adjwgt.data();
+  request.loads = loads.data();
+  request.imbalance = options.imbalance;
+  request.current_slot = current.data();
+  request.max_migrations = options.max_migrations;
+  request.migration_cost = options.migration_cost;
+  request.algorithm = options.algorithm.empty() ? nullptr : options.algorithm.c_str();
+  request.deadline_seconds = options.deadline_seconds;
+  request.time_limit_seconds = std::max(0.1, options.deadline_seconds / 2);
+  hopmap_map_result result;
+  const hopmap_status status = hopmap_map(client, &request, &result, &error);
+  hopmap_close(client);
+  if (status != HOPMAP_OK) {
+    std::string why = std::string(hopmap_status_name(status)) + ": " + (error != nullptr ? error : "");
+    hopmap_free_string(error);
+    return why;
+  }
+  if (result.num_objects != n) {
+    hopmap_map_result_free(&result);
+    return "hopmapd answered for " + std::to_string(result.num_objects) + " objects, not " +
+           std::to_string(n);
+  }
+  new_pe->assign(result.slot_of_object, result.slot_of_object + n);
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "%s: hop-bytes %lld (current %lld, bound %lld), max/avg load %.3f, %d moves%s%s",
+                result.algorithm, static_cast<long long>(result.hop_bytes),
+                static_cast<long long>(result.baseline_hop_bytes),
+                static_cast<long long>(result.lower_bound),
+                result.avg_load > 0 ? result.max_load / result.avg_load : 0.0, result.num_moves,
+                result.balanced ? "" : "; not balanced: ", result.note);
+  *summary = line;
+  hopmap_map_result_free(&result);
+  return "";
+}
+
+}  // namespace
+
+HopmapLB::HopmapLB(const CkLBOptions& opt) : CBase_HopmapLB(opt) {
+  lbname = "HopmapLB";
+  if (CkMyPe() == 0 && !quietModeRequested) CkPrintf("CharmLB> HopmapLB created.\n");
+}
+
+void HopmapLB::work(LDStats* stats) {
+  ObjGraph graph(stats);
+  const double start = CkWallTimer();
+  std::vector<int32_t> new_pe;
+  std::string summary;
+  std::string problem;
+  try {
+    problem = Ask(graph, &new_pe, &summary);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  if (!problem.empty()) {
+    // The step keeps the current placement: the program goes on.
+    CkPrintf("HopmapLB> placement kept: %s\n", problem.c_str());
+    return;
+  }
+  int moved = 0;
+  int pinned = 0;
+  for (size_t i = 0; i < graph.vertices.size(); ++i) {
+    CkVertex& v = graph.vertices[i];
+    if (new_pe[i] == v.getCurrentPe()) continue;
+    if (!v.isMigratable()) {
+      ++pinned;  // stays: hopmapd does not know which objects cannot move
+      continue;
+    }
+    v.setNewPe(new_pe[i]);
+    ++moved;
+  }
+  graph.convertDecisions(stats);
+  CkPrintf("HopmapLB> %s; %d migrated%s in %.3f s\n", summary.c_str(), moved,
+           pinned > 0 ? (", " + std::to_string(pinned) + " not migratable kept").c_str() : "",
+           CkWallTimer() - start);
+}
+
+#include "HopmapLB.def.h"

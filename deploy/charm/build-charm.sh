@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds Charm++ from the vendored source (../shared/vendor/charm-*.tar.gz, checked
+# against its SHA256SUMS) into a cache keyed by the tarball's hash and the target, so
+# a machine builds it once. Prints the build's directory (charmc is in its bin/) on
+# the last line of standard output; the build's log goes to DIR.log.
+#
+# Usage: bash deploy/charm/build-charm.sh
+# Environment:
+#   CHARM_TARGET         multicore-linux-x86_64 (default) or netlrts-linux-x86_64
+#   HOPMAP_CHARM_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/hopmap/charm)
+#   HOPMAP_VENDOR_DIR    where the tarball is (default ../shared/vendor beside the repo)
+#   HOPMAP_JOBS          parallel compile jobs (default 2)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+VENDOR=${HOPMAP_VENDOR_DIR:-../shared/vendor}
+TARGET=${CHARM_TARGET:-multicore-linux-x86_64}
+JOBS=${HOPMAP_JOBS:-2}
+CACHE=${HOPMAP_CHARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/charm}
+die() {
+  echo "build-charm: $*" >&2
+  exit 1
+}
+
+shopt -s nullglob
+tarballs=("$VENDOR"/charm-*.tar.gz)
+[[ ${#tarballs[@]} -eq 1 ]] || die "expected one charm-*.tar.gz in $VENDOR, found ${#tarballs[@]}"
+tarball=${tarballs[0]}
+name=$(basename "$tarball")
+[[ -f $VENDOR/SHA256SUMS ]] || die "$VENDOR/SHA256SUMS is missing"
+expected=$(awk -v f="$name" '$2 == f || $2 == "*" f {print $1}' "$VENDOR/SHA256SUMS")
+[[ -n $expected ]] || die "$VENDOR/SHA256SUMS has no line for $name"
+actual=$(sha256sum "$tarball" | cut -d' ' -f1)
+[[ $actual == "$expected" ]] || die "$tarball: SHA-256 $actual, SHA256SUMS says $expected"
+
+# The source is unpacked once per tarball and built in place (the build directory
+# links back into its source tree).
+tree="$CACHE/${actual:0:16}"
+dest="$tree/${name%.tar.gz}/$TARGET"
+if [[ -f $dest/.hopmap-built ]]; then
+  echo "$dest"
+  exit 0
+fi
+
+# What the build needs (CMake drives Charm++'s build since 7.0).
+bash deploy/install-deps.sh build-essential cmake python3 >&2
+
+mkdir -p "$CACHE"
+if [[ ! -d $tree ]]; then
+  work=$(mktemp -d "$CACHE/.unpack.XXXXXX")
+  tar xzf "$tarball" -C "$work"
+  mv "$work" "$tree"
+fi
+src="$tree/${name%.tar.gz}"
+[[ -d $src ]] || die "$tarball did not unpack to ${name%.tar.gz}/"
+start=$(date +%s)
+echo "build-charm: building $TARGET in $src (log: $tree/$TARGET.log)" >&2
+if [[ -d $dest ]]; then
+  # An earlier build stopped before it was marked: Charm++'s build script refuses to
+  # configure again, and says to run make in the build directory.
+  build=(make -C "$dest" -j"$JOBS")
+else
+  build=(./build charm++ "$TARGET" --with-production -j"$JOBS")
+fi
+if ! (cd "$src" && "${build[@]}") >"$tree/$TARGET.log" 2>&1; then
+  tail -20 "$tree/$TARGET.log" >&2
+  die "the build failed; see $tree/$TARGET.log"
+fi
+seconds=$(($(date +%s) - start))
+echo "$seconds" >"$dest/.hopmap-build-seconds"
+touch "$dest/.hopmap-built"
+echo "build-charm: built in ${seconds} s" >&2
+echo "$dest"
