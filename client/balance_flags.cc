@@ -31,8 +31,9 @@ void AddBalanceFlags(CLI::App& app, BalanceFlags& flags) {
       ->group(group);
   flags.imbalance_option =
       app.add_option("--imbalance", flags.imbalance,
-                     "Every slot's load stays within (1 + E) x the average slot load")
-          ->check(CLI::NonNegativeNumber)
+                     "Every slot's load stays within (1 + E) x the average slot load, E from 0 "
+                     "to 1000")
+          ->check(CLI::Range(0.0, 1000.0))
           ->capture_default_str()
           ->group(group);
   app.add_option("--state-bytes", flags.state_bytes,

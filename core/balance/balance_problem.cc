@@ -8,9 +8,10 @@
 namespace hopmap {
 
 absl::Status BalanceOptions::Validate() const {
-  if (!std::isfinite(imbalance) || imbalance < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("imbalance ", imbalance, " must be a number >= 0 (0.05: 5% above average)"));
+  if (!(imbalance >= 0 && imbalance <= kMaxImbalance)) {
+    return absl::InvalidArgumentError(absl::StrCat("imbalance ", imbalance,
+                                                   " must be a number from 0 to ", kMaxImbalance,
+                                                   " (0.05: 5% above average)"));
   }
   if (max_migrations < -1) {
     return absl::InvalidArgumentError(

@@ -35,6 +35,9 @@ struct BalanceInput {
 };
 
 struct BalanceOptions {
+  // Beyond this a slot may hold a thousand times the average: no balance is left to
+  // keep, and larger values only overflow the weights the solvers derive from it.
+  static constexpr double kMaxImbalance = 1000;
   // Every slot's load must stay <= (1 + imbalance) x the average slot load.
   double imbalance = 0.05;
   // With a current placement: at most this many objects change slot (-1: no limit).

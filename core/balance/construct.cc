@@ -150,9 +150,11 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
     weight_sum += weights[t];
     heaviest = std::max(heaviest, weights[t]);
   }
-  const int64_t capacity =
-      std::max<int64_t>(heaviest, static_cast<int64_t>(std::ceil(static_cast<double>(weight_sum) /
-                                                                 nodes * (1 + node_imbalance))));
+  // A node never needs to hold more than everything (and a huge imbalance must not
+  // overflow the conversion).
+  const double allowed = std::ceil(static_cast<double>(weight_sum) / nodes * (1 + node_imbalance));
+  const int64_t capacity = std::max<int64_t>(
+      heaviest, static_cast<int64_t>(std::min(allowed, static_cast<double>(weight_sum))));
   std::vector<int32_t> home;
   if (!input.current_slot.empty() && !stay.empty()) {
     home.resize(n);

@@ -119,7 +119,8 @@ TEST(BalanceDaemonTest, BadBalanceFieldsAreInvalidArgumentNamingTheField) {
       {[](v1::MapRequest& r) { r.mutable_balance()->add_loads(1); },
        absl::StatusCode::kInvalidArgument, "balance: loads: 65 entries for 64 objects"},
       {[](v1::MapRequest& r) { r.mutable_balance()->set_imbalance(-0.5); },
-       absl::StatusCode::kInvalidArgument, "balance: imbalance -0.5 must be a number >= 0"},
+       absl::StatusCode::kInvalidArgument,
+       "balance: imbalance -0.5 must be a number from 0 to 1000"},
       {[](v1::MapRequest& r) {
          for (int t = 0; t < 64; ++t) r.mutable_balance()->add_current_slot(t == 3 ? 99999 : 0);
        },

@@ -60,7 +60,12 @@ TEST(BalanceInputTest, RefusesBadFieldsByName) {
   BalanceOptions negative;
   negative.imbalance = -0.1;
   EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, negative).message()),
-              HasSubstr("imbalance -0.1 must be a number >= 0"));
+              HasSubstr("imbalance -0.1 must be a number from 0 to 1000"));
+  // A fuzzer's request: an imbalance of 9e271 overflowed the weights it sizes.
+  BalanceOptions huge;
+  huge.imbalance = 8.989532613119671e+271;
+  EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, huge).message()),
+              HasSubstr("imbalance 8.98953e+271 must be a number from 0 to 1000"));
   BalanceOptions limited;
   limited.max_migrations = 3;
   EXPECT_THAT(std::string(ValidateBalanceInput({graph, allocation, loads}, limited).message()),
