@@ -4,7 +4,9 @@
 # a machine builds it once. Prints the build's directory (charmc is in its bin/) on
 # the last line of standard output; the build's log goes to DIR.log.
 #
-# Usage: bash deploy/charm/build-charm.sh
+# Usage: bash deploy/charm/build-charm.sh [--find]
+#   --find: only print the build's directory if it is already built; exit 3 if not
+#           (the tests use this: they never build Charm++ themselves).
 # Environment:
 #   CHARM_TARGET         multicore-linux-x86_64 (default) or netlrts-linux-x86_64
 #   HOPMAP_CHARM_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/hopmap/charm)
@@ -12,6 +14,8 @@
 #   HOPMAP_JOBS          parallel compile jobs (default 2)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+FIND_ONLY=0
+[[ ${1:-} == --find ]] && FIND_ONLY=1
 VENDOR=${HOPMAP_VENDOR_DIR:-../shared/vendor}
 TARGET=${CHARM_TARGET:-multicore-linux-x86_64}
 JOBS=${HOPMAP_JOBS:-2}
@@ -40,6 +44,7 @@ if [[ -f $dest/.hopmap-built ]]; then
   echo "$dest"
   exit 0
 fi
+[[ $FIND_ONLY -eq 0 ]] || exit 3
 
 # What the build needs (CMake drives Charm++'s build since 7.0).
 bash deploy/install-deps.sh build-essential cmake python3 >&2

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# HopmapLB inside a real Charm++ (the multicore build of deploy/charm/build-charm.sh):
+# jacobi2d on 4 PEs as the 4 nodes of torus:2x2, balanced every 10 iterations.
+#   daemon: against a real hopmapd, every step moves exactly the objects hopmapd
+#           moved, each answer is balanced, and the program finishes;
+#   down:   with hopmapd unreachable, every step keeps the placement, says so in one
+#           line, and the program finishes.
+# Exits 77 (ctest: skipped, never passed) when Charm++ is not built on this machine:
+# the tests do not build it (7 minutes); `bash deploy/charm/build-charm.sh` does.
+#
+# Usage: charm_test.sh daemon|down REPO BUILD_DIR HOPMAPD
+set -euo pipefail
+mode=$1
+repo=$2
+build=$3
+hopmapd=$4
+if ! charm=$(bash "$repo/deploy/charm/build-charm.sh" --find 2>&1); then
+  echo "SKIPPED: Charm++ is not built here (bash deploy/charm/build-charm.sh builds it): $charm"
+  exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/charm_test.XXXXXX")
+daemon_pid=""
+cleanup() {
+  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+bash "$repo/client/charm/build.sh" "$charm" "$build" "$work" >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log"; exit 1; }
+
+fail() {
+  echo "FAIL: $*"
+  echo "--- program output:"
+  cat "$work/run.out"
+  exit 1
+}
+
+if [[ $mode == daemon ]]; then
+  "$hopmapd" --listen 127.0.0.1:0 --threads 2 >"$work/d.out" 2>"$work/d.log" &
+  daemon_pid=$!
+  for _ in $(seq 100); do
+    address=$(sed -n 's/^hopmapd: listening on //p' "$work/d.out")
+    [[ -n $address ]] && break
+    sleep 0.1
+  done
+  [[ -n $address ]] || { cat "$work/d.log"; echo "FAIL: hopmapd did not start"; exit 1; }
+else
+  address=127.0.0.1:1  # nobody listens: refused at once
+fi
+
+timeout 300 "$work/jacobi2d" +p4 +setcpuaffinity 8 8 128 40 10 "$work/placement.txt" \
+  +balancer HopmapLB +hopmapServer "$address" +hopmapMachine torus:2x2:cores=1 \
+  +hopmapPesPerNode 1 >"$work/run.out" 2>&1 || fail "jacobi2d exited with $?"
+grep -q '^done: 40 iterations' "$work/run.out" || fail "the program did not finish"
+steps=$(grep -c '^lb step' "$work/run.out" || true)
+[[ $steps -eq 3 ]] || fail "$steps balancing steps, not 3"
+mapfile -t program_moved < <(sed -n 's/^lb step [0-9]*: \([0-9]*\) migrated.*/\1/p' "$work/run.out")
+
+if [[ $mode == daemon ]]; then
+  mapfile -t lb_lines < <(grep '^HopmapLB> ' "$work/run.out")
+  [[ ${#lb_lines[@]} -eq 3 ]] || fail "${#lb_lines[@]} HopmapLB lines, not 3"
+  for k in 0 1 2; do
+    line=${lb_lines[$k]}
+    [[ $line != *"placement kept"* ]] || fail "step $((k + 1)): $line"
+    [[ $line != *"not balanced"* ]] || fail "step $((k + 1)): $line"
+    answered=$(sed -n 's/.* \([0-9]*\) moves;.*/\1/p' <<<"$line")
+    applied=$(sed -n 's/.*; \([0-9]*\) migrated.*/\1/p' <<<"$line")
+    ratio=$(sed -n 's/.*max\/avg load \([0-9.]*\).*/\1/p' <<<"$line")
+    [[ $answered == "$applied" ]] || fail "step $((k + 1)): hopmapd moved $answered, HopmapLB applied $applied"
+    [[ $applied == "${program_moved[$k]}" ]] ||
+      fail "step $((k + 1)): HopmapLB migrated $applied objects, the chares saw ${program_moved[$k]} move"
+    awk -v r="$ratio" 'BEGIN {exit !(r <= 1.05 + 1e-9)}' || fail "step $((k + 1)): max/avg $ratio > 1.05"
+  done
+  echo "ok: ${lb_lines[*]}"
+else
+  kept=$(grep -c '^HopmapLB> placement kept: cannot reach hopmapd at 127.0.0.1:1' "$work/run.out" || true)
+  [[ $kept -eq 3 ]] || fail "$kept 'placement kept' lines, not 3"
+  for k in 0 1 2; do
+    [[ ${program_moved[$k]} -eq 0 ]] || fail "step $((k + 1)): ${program_moved[$k]} objects moved"
+  done
+  echo "ok: three steps kept the placement and the program finished"
+fi
