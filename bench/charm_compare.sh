@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 18's comparison: HopmapLB beside the strategies Charm++ users pick today, on a
+# real Charm++ program. Runs tests/client/charm/jacobi2d (BX x BY chares of BLOCK^2
+# doubles, a drifting hot spot, AtSync every LB_EVERY iterations) on P PEs taken as
+# the P nodes of MACHINE (one PE per node), once per strategy, and reports per
+# strategy: hop-bytes of the final placement on the model and max/avg load (both by
+# `hopmap eval --balance`, with each chare's work factor in the last iteration as its
+# load), objects migrated over all steps, the mean LB step time (AtSync to
+# ResumeFromSync, mean over chares) and the mean iteration time (noisy on a shared
+# 2-core machine: reported, not asserted).
+#
+# Needs a built Charm++ (bash deploy/charm/build-charm.sh) and the CMake build.
+# Usage: bash bench/charm_compare.sh
+# Environment: P (8), MACHINE (torus:2x2x2:cores=1), BX, BY (16), BLOCK (64),
+#   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB HopmapLB"),
+#   BUILD (build).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build}
+P=${P:-8}
+MACHINE=${MACHINE:-torus:2x2x2:cores=1}
+BX=${BX:-16}
+BY=${BY:-16}
+BLOCK=${BLOCK:-64}
+ITERATIONS=${ITERATIONS:-60}
+LB_EVERY=${LB_EVERY:-10}
+STRATEGIES=${STRATEGIES:-GreedyLB RefineLB MetisLB HopmapLB}
+HOPMAP=$(realpath "$BUILD/client/hopmap")
+HOPMAPD=$(realpath "$BUILD/server/hopmapd/hopmapd")
+charm=$(bash deploy/charm/build-charm.sh --find) ||
+  { echo "${0##*/}: Charm++ is not built: bash deploy/charm/build-charm.sh" >&2; exit 1; }
+command -v jq >/dev/null || { echo "${0##*/}: jq not found" >&2; exit 1; }
+source bench/hopmapd_common.sh
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/charm_compare.XXXXXX")
+HOPMAPD_PID=""
+cleanup() {
+  [[ -n $HOPMAPD_PID ]] && kill "$HOPMAPD_PID" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+bash client/charm/build.sh "$charm" "$BUILD" "$TMP/bin" >"$TMP/build.log" 2>&1 ||
+  { cat "$TMP/build.log"; exit 1; }
+start_hopmapd "$TMP/d.out" "$TMP/d.log" --threads 2
+"$HOPMAP" gen stencil2d-5 --dims "${BX}x${BY}" --wrap --bytes $((BLOCK * 8)) -o "$TMP/g.edgelist"
+
+echo "jacobi2d ${BX}x${BY} chares of ${BLOCK}^2, $ITERATIONS iterations, LB every $LB_EVERY, +p$P as $MACHINE"
+printf "%-10s %12s %8s %9s %12s %12s  %s\n" strategy hop-bytes max/avg migrated "lb step s" "iteration s" note
+for lb in $STRATEGIES; do
+  extra=()
+  [[ $lb == HopmapLB ]] && extra=(+hopmapServer "$HOPMAPD_ADDRESS" +hopmapMachine "$MACHINE" +hopmapPesPerNode 1)
+  "$TMP/bin/jacobi2d" +p"$P" +setcpuaffinity "$BX" "$BY" "$BLOCK" "$ITERATIONS" "$LB_EVERY" \
+    "$TMP/$lb.txt" +balancer "$lb" "${extra[@]}" >"$TMP/$lb.out" 2>&1 ||
+    { echo "$lb failed:"; tail -20 "$TMP/$lb.out"; continue; }
+  awk '!/^#/ {print $2}' "$TMP/$lb.txt" >"$TMP/$lb.perm"
+  awk '!/^#/ {print $3}' "$TMP/$lb.txt" >"$TMP/$lb.loads"
+  "$HOPMAP" eval --local --machine "$MACHINE" --graph "$TMP/g.edgelist" --balance \
+    --loads "$TMP/$lb.loads" --mapping "$TMP/$lb.perm" >"$TMP/$lb.json"
+  hb=$(jq .hop_bytes "$TMP/$lb.json")
+  ratio=$(jq '.balance.max_over_avg' "$TMP/$lb.json")
+  migrated=$(awk '/^lb step/ {m += $4} END {print m + 0}' "$TMP/$lb.out")
+  lbtime=$(awk '/^lb step/ {s += $6; n++} END {printf "%.4f", n ? s / n : 0}' "$TMP/$lb.out")
+  iter=$(sed -n 's/^done: [0-9]* iterations, \([0-9.]*\) s per iteration.*/\1/p' "$TMP/$lb.out")
+  note=""
+  if [[ $lb == HopmapLB ]]; then
+    # What hopmapd reported at each step, on the loads Charm++ measured.
+    note="steps' max/avg as measured: $(sed -n 's/.*max\/avg load \([0-9.]*\).*/\1/p' "$TMP/$lb.out" | paste -sd' ')"
+    kept=$(grep -c 'placement kept' "$TMP/$lb.out" || true)
+    [[ $kept -eq 0 ]] || note="$note; $kept steps kept the placement"
+  fi
+  printf "%-10s %12s %8.3f %9s %12s %12s  %s\n" "$lb" "$hb" "$ratio" "$migrated" "$lbtime" "$iter" "$note"
+done
