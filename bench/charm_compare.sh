@@ -13,6 +13,7 @@
 # Usage: bash bench/charm_compare.sh
 # Environment: P (8), MACHINE (torus:2x2x2:cores=1), BX, BY (16), BLOCK (64),
 #   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB HopmapLB"),
+#   HOPMAPLB_OPTIONS (more +hopmap... options, e.g. "+hopmapMaxMigrations 64"),
 #   BUILD (build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -47,7 +48,9 @@ echo "jacobi2d ${BX}x${BY} chares of ${BLOCK}^2, $ITERATIONS iterations, LB ever
 printf "%-10s %12s %8s %9s %12s %12s  %s\n" strategy hop-bytes max/avg migrated "lb step s" "iteration s" note
 for lb in $STRATEGIES; do
   extra=()
-  [[ $lb == HopmapLB ]] && extra=(+hopmapServer "$HOPMAPD_ADDRESS" +hopmapMachine "$MACHINE" +hopmapPesPerNode 1)
+  # shellcheck disable=SC2206  # the options are words
+  [[ $lb == HopmapLB ]] && extra=(+hopmapServer "$HOPMAPD_ADDRESS" +hopmapMachine "$MACHINE"
+    +hopmapPesPerNode 1 ${HOPMAPLB_OPTIONS:-})
   "$TMP/bin/jacobi2d" +p"$P" +setcpuaffinity "$BX" "$BY" "$BLOCK" "$ITERATIONS" "$LB_EVERY" \
     "$TMP/$lb.txt" +balancer "$lb" "${extra[@]}" >"$TMP/$lb.out" 2>&1 ||
     { echo "$lb failed:"; tail -20 "$TMP/$lb.out"; continue; }
@@ -64,6 +67,8 @@ for lb in $STRATEGIES; do
   if [[ $lb == HopmapLB ]]; then
     # What hopmapd reported at each step, on the loads Charm++ measured.
     note="steps' max/avg as measured: $(sed -n 's/.*max\/avg load \([0-9.]*\).*/\1/p' "$TMP/$lb.out" | paste -sd' ')"
+    unbalanced=$(grep -m1 -o 'not balanced: [^;]*' "$TMP/$lb.out" || true)
+    [[ -z $unbalanced ]] || note="$note; $unbalanced"
     kept=$(grep -c 'placement kept' "$TMP/$lb.out" || true)
     [[ $kept -eq 0 ]] || note="$note; $kept steps kept the placement"
   fi

@@ -105,7 +105,8 @@ Csr CommunicationOf(const ObjGraph& graph) {
 }
 
 // Asks hopmapd; on success fills new_pe (one per object) and a summary line.
-std::string Ask(const ObjGraph& graph, std::vector<int32_t>* new_pe, std::string* summary) {
+std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector<int32_t>* new_pe,
+                std::string* summary) {
   if (options.server.empty()) return "no hopmapd: pass +hopmapServer ADDR (or set HOPMAP_SERVER)";
   if (options.machine.empty()) return "no machine: pass +hopmapMachine NAME (or set HOPMAP_MACHINE)";
   const int n = static_cast<int>(graph.vertices.size());
@@ -118,9 +119,12 @@ std::string Ask(const ObjGraph& graph, std::vector<int32_t>* new_pe, std::string
   const Csr csr = CommunicationOf(graph);
   std::vector<double> loads(n);
   std::vector<int32_t> current(n);
+  // What a migration moves: the object's packed size as Charm++ last measured it.
+  std::vector<int64_t> state_bytes(n);
   for (int i = 0; i < n; ++i) {
     loads[i] = graph.vertices[i].getVertexLoad();
     current[i] = graph.vertices[i].getCurrentPe();
+    state_bytes[i] = std::max<int64_t>(1, static_cast<int64_t>(pup_decodeSize(stats.objData[i].pupSize)));
   }
 
   hopmap_connect_options connect;
@@ -153,6 +157,7 @@ std::string Ask(const ObjGraph& graph, std::vector<int32_t>* new_pe, std::string
   request.loads = loads.data();
   request.imbalance = options.imbalance;
   request.current_slot = current.data();
+  request.state_bytes = state_bytes.data();
   request.max_migrations = options.max_migrations;
   request.migration_cost = options.migration_cost;
   request.algorithm = options.algorithm.empty() ? nullptr : options.algorithm.c_str();
@@ -199,7 +204,7 @@ void HopmapLB::work(LDStats* stats) {
   std::string summary;
   std::string problem;
   try {
-    problem = Ask(graph, &new_pe, &summary);
+    problem = Ask(*stats, graph, &new_pe, &summary);
   } catch (const std::exception& e) {
     problem = e.what();
   }

@@ -62,14 +62,23 @@ if [[ $mode == daemon ]]; then
   for k in 0 1 2; do
     line=${lb_lines[$k]}
     [[ $line != *"placement kept"* ]] || fail "step $((k + 1)): $line"
-    [[ $line != *"not balanced"* ]] || fail "step $((k + 1)): $line"
+    # Measured loads are noisy here (4 PEs on 2 cores): one object may measure
+    # heavier than the cap alone; that answer says so, and is the only excuse.
+    if [[ $line == *"not balanced"* ]]; then
+      [[ $line == *"alone has load"*"no placement meets the cap"* ]] || fail "step $((k + 1)): $line"
+      echo "note: step $((k + 1)): one object alone above the cap: $line"
+      continue_ratio=1
+    else
+      continue_ratio=0
+    fi
     answered=$(sed -n 's/.* \([0-9]*\) moves;.*/\1/p' <<<"$line")
     applied=$(sed -n 's/.*; \([0-9]*\) migrated.*/\1/p' <<<"$line")
     ratio=$(sed -n 's/.*max\/avg load \([0-9.]*\).*/\1/p' <<<"$line")
     [[ $answered == "$applied" ]] || fail "step $((k + 1)): hopmapd moved $answered, HopmapLB applied $applied"
     [[ $applied == "${program_moved[$k]}" ]] ||
       fail "step $((k + 1)): HopmapLB migrated $applied objects, the chares saw ${program_moved[$k]} move"
-    awk -v r="$ratio" 'BEGIN {exit !(r <= 1.05 + 1e-9)}' || fail "step $((k + 1)): max/avg $ratio > 1.05"
+    [[ $continue_ratio -eq 1 ]] || awk -v r="$ratio" 'BEGIN {exit !(r <= 1.05 + 1e-9)}' ||
+      fail "step $((k + 1)): max/avg $ratio > 1.05"
   done
   echo "ok: ${lb_lines[*]}"
 else
