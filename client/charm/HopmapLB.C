@@ -1,5 +1,3 @@
-#include "HopmapLB.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "HopmapLB.h"
 #include "ckgraph.h"
 #include "hopmap.h"
 
@@ -16,16 +15,16 @@ namespace {
 
 // The runtime options (+hopmap...), read once on every process at startup.
 struct Options {
-  std::string server;      // +hopmapServer ADDR, else $HOPMAP_SERVER
-  std::string token;       // +hopmapToken T, else $HOPMAP_TOKEN
-  std::string machine;     // +hopmapMachine NAME|SPEC, else $HOPMAP_MACHINE
-  std::string nodes;       // +hopmapNodes LIST (the allocation, in PE order)
-  std::string algorithm;   // +hopmapAlgorithm NAME (a balancer; default auto)
-  int pes_per_node = 0;    // +hopmapPesPerNode N; 0: Charm++'s node size
-  double imbalance = 0.05;      // +hopmapImbalance E
-  int max_migrations = -1;      // +hopmapMaxMigrations N
-  double migration_cost = 0;    // +hopmapMigrationCost C (hop-bytes per byte of state)
-  double deadline_seconds = 10; // +hopmapDeadline S: the whole call
+  std::string server;            // +hopmapServer ADDR, else $HOPMAP_SERVER
+  std::string token;             // +hopmapToken T, else $HOPMAP_TOKEN
+  std::string machine;           // +hopmapMachine NAME|SPEC, else $HOPMAP_MACHINE
+  std::string nodes;             // +hopmapNodes LIST (the allocation, in PE order)
+  std::string algorithm;         // +hopmapAlgorithm NAME (a balancer; default auto)
+  int pes_per_node = 0;          // +hopmapPesPerNode N; 0: Charm++'s node size
+  double imbalance = 0.05;       // +hopmapImbalance E
+  int max_migrations = -1;       // +hopmapMaxMigrations N
+  double migration_cost = 0;     // +hopmapMigrationCost C (hop-bytes per byte of state)
+  double deadline_seconds = 10;  // +hopmapDeadline S: the whole call
 };
 Options options;
 
@@ -47,7 +46,8 @@ void lbinit() {
   } else {
     options.token = FromEnv("HOPMAP_TOKEN");
   }
-  if (CmiGetArgStringDesc(argv, "+hopmapMachine", &text, "HopmapLB: machine (catalog name or spec)")) {
+  if (CmiGetArgStringDesc(argv, "+hopmapMachine", &text,
+                          "HopmapLB: machine (catalog name or spec)")) {
     options.machine = text;
   } else {
     options.machine = FromEnv("HOPMAP_MACHINE");
@@ -68,7 +68,8 @@ void lbinit() {
                       "HopmapLB: hop-bytes charged per migrated byte (0)");
   CmiGetArgDoubleDesc(argv, "+hopmapDeadline", &options.deadline_seconds,
                       "HopmapLB: seconds a step may wait for hopmapd (10)");
-  LBRegisterBalancer<HopmapLB>("HopmapLB", "Place objects through hopmapd (hop-bytes on a machine model)");
+  LBRegisterBalancer<HopmapLB>("HopmapLB",
+                               "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
 }
 
@@ -108,7 +109,8 @@ Csr CommunicationOf(const ObjGraph& graph) {
 std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector<int32_t>* new_pe,
                 std::string* summary) {
   if (options.server.empty()) return "no hopmapd: pass +hopmapServer ADDR (or set HOPMAP_SERVER)";
-  if (options.machine.empty()) return "no machine: pass +hopmapMachine NAME (or set HOPMAP_MACHINE)";
+  if (options.machine.empty())
+    return "no machine: pass +hopmapMachine NAME (or set HOPMAP_MACHINE)";
   const int n = static_cast<int>(graph.vertices.size());
   if (n == 0) return "no objects";
   const int pes = CkNumPes();
@@ -124,7 +126,8 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   for (int i = 0; i < n; ++i) {
     loads[i] = graph.vertices[i].getVertexLoad();
     current[i] = graph.vertices[i].getCurrentPe();
-    state_bytes[i] = std::max<int64_t>(1, static_cast<int64_t>(pup_decodeSize(stats.objData[i].pupSize)));
+    state_bytes[i] =
+        std::max<int64_t>(1, static_cast<int64_t>(pup_decodeSize(stats.objData[i].pupSize)));
   }
 
   hopmap_connect_options connect;
@@ -167,7 +170,8 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   const hopmap_status status = hopmap_map(client, &request, &result, &error);
   hopmap_close(client);
   if (status != HOPMAP_OK) {
-    std::string why = std::string(hopmap_status_name(status)) + ": " + (error != nullptr ? error : "");
+    std::string why =
+        std::string(hopmap_status_name(status)) + ": " + (error != nullptr ? error : "");
     hopmap_free_string(error);
     return why;
   }

@@ -105,8 +105,8 @@ class Main : public CBase_Main {
 class Block : public CBase_Block {
   Block_SDAG_CODE
 
- public:
-  Block() : values_((blockSize + 2) * (blockSize + 2), 0.0), next_(values_) {
+      public : Block()
+      : values_((blockSize + 2) * (blockSize + 2), 0.0), next_(values_) {
     usesAtSync = true;
     for (int i = 0; i < blockSize; ++i) values_[At(i + 1, 1)] = 1.0;  // a warm edge
   }
@@ -138,10 +138,18 @@ class Block : public CBase_Block {
   void takeGhost(int side, int n, const double* v) {
     for (int k = 0; k < n; ++k) {
       switch (side) {
-        case 0: values_[At(0, k + 1)] = v[k]; break;
-        case 1: values_[At(blockSize + 1, k + 1)] = v[k]; break;
-        case 2: values_[At(k + 1, 0)] = v[k]; break;
-        default: values_[At(k + 1, blockSize + 1)] = v[k]; break;
+        case 0:
+          values_[At(0, k + 1)] = v[k];
+          break;
+        case 1:
+          values_[At(blockSize + 1, k + 1)] = v[k];
+          break;
+        case 2:
+          values_[At(k + 1, 0)] = v[k];
+          break;
+        default:
+          values_[At(k + 1, blockSize + 1)] = v[k];
+          break;
       }
     }
   }
@@ -151,9 +159,9 @@ class Block : public CBase_Block {
     for (int w = 0; w < work; ++w) {
       for (int j = 1; j <= blockSize; ++j) {
         for (int i = 1; i <= blockSize; ++i) {
-          next_[At(i, j)] = 0.2 * (values_[At(i, j)] + values_[At(i - 1, j)] +
-                                   values_[At(i + 1, j)] + values_[At(i, j - 1)] +
-                                   values_[At(i, j + 1)]);
+          next_[At(i, j)] =
+              0.2 * (values_[At(i, j)] + values_[At(i - 1, j)] + values_[At(i + 1, j)] +
+                     values_[At(i, j - 1)] + values_[At(i, j + 1)]);
         }
       }
     }
