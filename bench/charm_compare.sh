@@ -60,8 +60,8 @@ for lb in $STRATEGIES; do
     --loads "$TMP/$lb.loads" --mapping "$TMP/$lb.perm" >"$TMP/$lb.json"
   hb=$(jq .hop_bytes "$TMP/$lb.json")
   ratio=$(jq '.balance.max_over_avg' "$TMP/$lb.json")
-  migrated=$(awk '/^lb step/ {m += $4} END {print m + 0}' "$TMP/$lb.out")
-  lbtime=$(awk '/^lb step/ {s += $6; n++} END {printf "%.4f", n ? s / n : 0}' "$TMP/$lb.out")
+  migrated=$(awk '/^lb step [0-9]+:/ {m += $4} END {print m + 0}' "$TMP/$lb.out")
+  lbtime=$(awk '/^lb step [0-9]+:/ {s += $6; n++} END {printf "%.4f", n ? s / n : 0}' "$TMP/$lb.out")
   iter=$(sed -n 's/^done: [0-9]* iterations, \([0-9.]*\) s per iteration.*/\1/p' "$TMP/$lb.out")
   note=""
   if [[ $lb == HopmapLB ]]; then

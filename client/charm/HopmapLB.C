@@ -25,6 +25,7 @@ struct Options {
   int max_migrations = -1;       // +hopmapMaxMigrations N
   double migration_cost = 0;     // +hopmapMigrationCost C (hop-bytes per byte of state)
   double deadline_seconds = 10;  // +hopmapDeadline S: the whole call
+  bool print_moves = false;      // +hopmapPrintMoves: a line of FROM->TO:COUNT per step
 };
 Options options;
 
@@ -68,6 +69,8 @@ void lbinit() {
                       "HopmapLB: hop-bytes charged per migrated byte (0)");
   CmiGetArgDoubleDesc(argv, "+hopmapDeadline", &options.deadline_seconds,
                       "HopmapLB: seconds a step may wait for hopmapd (10)");
+  options.print_moves =
+      CmiGetArgFlagDesc(argv, "+hopmapPrintMoves", "HopmapLB: print the moves by PE each step");
   LBRegisterBalancer<HopmapLB>("HopmapLB",
                                "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
@@ -219,6 +222,7 @@ void HopmapLB::work(LDStats* stats) {
   }
   int moved = 0;
   int pinned = 0;
+  std::map<std::pair<int, int>, int> moves_by_pe;  // (from PE, to PE) -> objects
   for (size_t i = 0; i < graph.vertices.size(); ++i) {
     CkVertex& v = graph.vertices[i];
     if (new_pe[i] == v.getCurrentPe()) continue;
@@ -226,10 +230,19 @@ void HopmapLB::work(LDStats* stats) {
       ++pinned;  // stays: hopmapd does not know which objects cannot move
       continue;
     }
+    ++moves_by_pe[{v.getCurrentPe(), new_pe[i]}];
     v.setNewPe(new_pe[i]);
     ++moved;
   }
   graph.convertDecisions(stats);
+  if (options.print_moves) {
+    std::string line;
+    for (const auto& [from_to, count] : moves_by_pe) {
+      line += " " + std::to_string(from_to.first) + "->" + std::to_string(from_to.second) + ":" +
+              std::to_string(count);
+    }
+    CkPrintf("HopmapLB> moves:%s\n", line.c_str());
+  }
   CkPrintf("HopmapLB> %s; %d migrated%s in %.3f s\n", summary.c_str(), moved,
            pinned > 0 ? (", " + std::to_string(pinned) + " not migratable kept").c_str() : "",
            CkWallTimer() - start);

@@ -2,7 +2,8 @@
 # HopmapLB inside a real Charm++ (the multicore build of deploy/charm/build-charm.sh):
 # jacobi2d on 4 PEs as the 4 nodes of torus:2x2, balanced every 10 iterations.
 #   daemon: against a real hopmapd, every step moves exactly the objects hopmapd
-#           moved, each answer is balanced, and the program finishes;
+#           moved (as many, and between the same PEs: FROM->TO counts), each answer
+#           is balanced, and the program finishes;
 #   down:   with hopmapd unreachable, every step keeps the placement, says so in one
 #           line, and the program finishes.
 # Exits 77 (ctest: skipped, never passed) when Charm++ is not built on this machine:
@@ -50,14 +51,18 @@ fi
 
 timeout 300 "$work/jacobi2d" +p4 +setcpuaffinity 8 8 128 40 10 "$work/placement.txt" \
   +balancer HopmapLB +hopmapServer "$address" +hopmapMachine torus:2x2:cores=1 \
-  +hopmapPesPerNode 1 >"$work/run.out" 2>&1 || fail "jacobi2d exited with $?"
+  +hopmapPesPerNode 1 +hopmapPrintMoves >"$work/run.out" 2>&1 || fail "jacobi2d exited with $?"
 grep -q '^done: 40 iterations' "$work/run.out" || fail "the program did not finish"
-steps=$(grep -c '^lb step' "$work/run.out" || true)
+steps=$(grep -c '^lb step [0-9]*:' "$work/run.out" || true)
 [[ $steps -eq 3 ]] || fail "$steps balancing steps, not 3"
 mapfile -t program_moved < <(sed -n 's/^lb step [0-9]*: \([0-9]*\) migrated.*/\1/p' "$work/run.out")
 
 if [[ $mode == daemon ]]; then
-  mapfile -t lb_lines < <(grep '^HopmapLB> ' "$work/run.out")
+  mapfile -t lb_lines < <(grep '^HopmapLB> ' "$work/run.out" | grep -v '^HopmapLB> moves:')
+  # What HopmapLB decided, by (from PE, to PE), against what the chares saw.
+  mapfile -t decided < <(sed -n 's/^HopmapLB> moves:\(.*\)/\1/p' "$work/run.out")
+  mapfile -t seen < <(sed -n 's/^lb step [0-9]* moves:\(.*\)/\1/p' "$work/run.out")
+  [[ ${#decided[@]} -eq 3 && ${#seen[@]} -eq 3 ]] || fail "moves lines: ${#decided[@]} decided, ${#seen[@]} seen"
   [[ ${#lb_lines[@]} -eq 3 ]] || fail "${#lb_lines[@]} HopmapLB lines, not 3"
   for k in 0 1 2; do
     line=${lb_lines[$k]}
@@ -75,6 +80,8 @@ if [[ $mode == daemon ]]; then
     applied=$(sed -n 's/.*; \([0-9]*\) migrated.*/\1/p' <<<"$line")
     ratio=$(sed -n 's/.*max\/avg load \([0-9.]*\).*/\1/p' <<<"$line")
     [[ $answered == "$applied" ]] || fail "step $((k + 1)): hopmapd moved $answered, HopmapLB applied $applied"
+    [[ ${decided[$k]} == "${seen[$k]}" ]] ||
+      fail "step $((k + 1)): HopmapLB moved${decided[$k]}, the chares moved${seen[$k]}"
     [[ $applied == "${program_moved[$k]}" ]] ||
       fail "step $((k + 1)): HopmapLB migrated $applied objects, the chares saw ${program_moved[$k]} move"
     [[ $continue_ratio -eq 1 ]] || awk -v r="$ratio" 'BEGIN {exit !(r <= 1.05 + 1e-9)}' ||

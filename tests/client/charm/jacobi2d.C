@@ -5,11 +5,13 @@
 // repeats its sweep 1 + 3 exp(-d^2 / 2s^2) times (rounded), d its distance to the
 // hot spot, s = BX/6 (the load imbalance the balancers fight). Every LB_EVERY
 // iterations the chares call AtSync. Main prints one line per balancing step
-// ("lb step K: M migrated, S s") and the mean iteration time, and writes OUT: one
+// ("lb step K: M migrated, S s", then "lb step K moves: FROM->TO:COUNT ..." by PE)
+// and the mean iteration time, and writes OUT: one
 // line per chare "ID PE LOAD" (ID = x + BX y; LOAD its work factor in the last
 // iteration), so `hopmap eval --balance` can measure the final placement.
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "jacobi2d.decl.h"
@@ -68,10 +70,24 @@ class Main : public CBase_Main {
     blockProxy.doStep();
   }
 
-  void afterBalance(double migrated, double seconds) {
+  void afterBalance(CkReductionMsg* message) {
+    const auto* sums = static_cast<const double*>(message->getData());
+    const int pes = CkNumPes();
     ++lb_steps_;
-    CkPrintf("lb step %d: %.0f migrated, %.3f s\n", lb_steps_, migrated,
-             seconds / (blocksX * blocksY));
+    CkPrintf("lb step %d: %.0f migrated, %.3f s\n", lb_steps_, sums[0],
+             sums[1] / (blocksX * blocksY));
+    std::string moves;
+    for (int from = 0; from < pes; ++from) {
+      for (int to = 0; to < pes; ++to) {
+        const long count = std::lround(sums[2 + from * pes + to]);
+        if (count > 0) {
+          moves +=
+              " " + std::to_string(from) + "->" + std::to_string(to) + ":" + std::to_string(count);
+        }
+      }
+    }
+    CkPrintf("lb step %d moves:%s\n", lb_steps_, moves.c_str());
+    delete message;
     blockProxy.doStep();
   }
 
@@ -182,9 +198,15 @@ class Block : public CBase_Block {
   }
 
   void ResumeFromSync() override {
-    const double result[2] = {CkMyPe() != pe_before_ ? 1.0 : 0.0, CkWallTimer() - lb_start_};
-    contribute(2 * sizeof(double), result, CkReduction::sum_double,
-               CkCallback(CkReductionTarget(Main, afterBalance), mainProxy));
+    // Objects moved, seconds in the step, and this chare's move as a PE x PE matrix
+    // (from, to), summed over the chares: Main prints what moved where.
+    const int pes = CkNumPes();
+    std::vector<double> result(2 + pes * pes, 0.0);
+    result[0] = CkMyPe() != pe_before_ ? 1.0 : 0.0;
+    result[1] = CkWallTimer() - lb_start_;
+    if (CkMyPe() != pe_before_) result[2 + pe_before_ * pes + CkMyPe()] = 1.0;
+    contribute(result, CkReduction::sum_double,
+               CkCallback(CkIndex_Main::afterBalance(nullptr), mainProxy));
   }
 
  private:
