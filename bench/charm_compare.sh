@@ -4,15 +4,16 @@
 # doubles, a drifting hot spot, AtSync every LB_EVERY iterations) on P PEs taken as
 # the P nodes of MACHINE (one PE per node), once per strategy, and reports per
 # strategy: hop-bytes of the final placement on the model and max/avg load (both by
-# `hopmap eval --balance`, with each chare's work factor in the last iteration as its
-# load), objects migrated over all steps, the mean LB step time (AtSync to
+# `hopmap eval --balance`, with each chare's mean work factor over the iterations
+# before the last balancing step as its load), objects migrated over all steps, the mean LB step time (AtSync to
 # ResumeFromSync, mean over chares) and the mean iteration time (noisy on a shared
 # 2-core machine: reported, not asserted).
 #
 # Needs a built Charm++ (bash deploy/charm/build-charm.sh) and the CMake build.
 # Usage: bash bench/charm_compare.sh
-# Environment: P (8), MACHINE (torus:2x2x2:cores=1), BX, BY (16), BLOCK (64),
-#   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB HopmapLB"),
+# Environment: P (8), MACHINE (torus:2x2x2:cores=1), BX, BY (16), BLOCK (128),
+#   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB ScotchLB
+#   ScotchTopoLB HopmapLB"; the Scotch ones need libscotch-dev when client/charm/build.sh runs),
 #   HOPMAPLB_OPTIONS (more +hopmap... options, e.g. "+hopmapMaxMigrations 64"),
 #   BUILD (build).
 set -euo pipefail
@@ -22,10 +23,10 @@ P=${P:-8}
 MACHINE=${MACHINE:-torus:2x2x2:cores=1}
 BX=${BX:-16}
 BY=${BY:-16}
-BLOCK=${BLOCK:-64}
+BLOCK=${BLOCK:-128}
 ITERATIONS=${ITERATIONS:-60}
 LB_EVERY=${LB_EVERY:-10}
-STRATEGIES=${STRATEGIES:-GreedyLB RefineLB MetisLB HopmapLB}
+STRATEGIES=${STRATEGIES:-GreedyLB RefineLB MetisLB ScotchLB ScotchTopoLB HopmapLB}
 HOPMAP=$(realpath "$BUILD/client/hopmap")
 HOPMAPD=$(realpath "$BUILD/server/hopmapd/hopmapd")
 charm=$(bash deploy/charm/build-charm.sh --find) ||

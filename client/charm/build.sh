@@ -29,10 +29,25 @@ cat >libmoduleHopmapLB.dep <<DEP
 -L$build/client/c -lhopmap -Wl,-rpath,$build/client/c
 DEP
 
+# Charm++'s own Scotch balancers, which its CMake build leaves out: compiled from its
+# source tree the same way when Debian's libscotch-dev is installed.
+scotch_modules=()
+ldb="$charm/../src/ck-ldb"
+if [[ -f /usr/include/scotch/scotch.h && -f $ldb/ScotchTopoLB.C ]]; then
+  for lb in ScotchLB ScotchTopoLB; do
+    cp "$ldb/$lb.ci" "$ldb/$lb.h" "$ldb/$lb.C" .
+    "$charmc" "$lb.ci"
+    "$charmc" -O2 -c "$lb.C" -I/usr/include/scotch -o "$lb.o"
+    "$charmc" -o "libmodule$lb.a" "$lb.o"
+    echo "-lscotch -lscotcherr -lm" >"libmodule$lb.dep"
+    scotch_modules+=(-module "$lb")
+  done
+fi
+
 # The program, with the balancers it is compared against.
 cp "$repo/tests/client/charm/jacobi2d.ci" "$repo/tests/client/charm/jacobi2d.C" .
 "$charmc" jacobi2d.ci
 "$charmc" -O2 -std=c++17 -c jacobi2d.C -o jacobi2d.o
-"$charmc" -language charm++ -L"$out" -module CommonLBs -module HopmapLB -o jacobi2d jacobi2d.o \
-  -L"$build/client/c" -lhopmap -Wl,-rpath,"$build/client/c"
+"$charmc" -language charm++ -L"$out" -module CommonLBs -module HopmapLB "${scotch_modules[@]}" \
+  -o jacobi2d jacobi2d.o -L"$build/client/c" -lhopmap -Wl,-rpath,"$build/client/c"
 echo "$out/jacobi2d"

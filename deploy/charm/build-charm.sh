@@ -46,8 +46,9 @@ if [[ -f $dest/.hopmap-built ]]; then
 fi
 [[ $FIND_ONLY -eq 0 ]] || exit 3
 
-# What the build needs (CMake drives Charm++'s build since 7.0).
-bash deploy/install-deps.sh build-essential cmake python3 >&2
+# What the build needs (CMake drives Charm++'s build since 7.0), and Scotch for
+# Charm++'s ScotchLB and ScotchTopoLB (client/charm/build.sh compiles them).
+bash deploy/install-deps.sh build-essential cmake python3 libscotch-dev >&2
 
 mkdir -p "$CACHE"
 if [[ ! -d $tree ]]; then

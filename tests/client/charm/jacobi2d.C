@@ -7,8 +7,9 @@
 // iterations the chares call AtSync. Main prints one line per balancing step
 // ("lb step K: M migrated, S s", then "lb step K moves: FROM->TO:COUNT ..." by PE)
 // and the mean iteration time, and writes OUT: one
-// line per chare "ID PE LOAD" (ID = x + BX y; LOAD its work factor in the last
-// iteration), so `hopmap eval --balance` can measure the final placement.
+// line per chare "ID PE LOAD" (ID = x + BX y; LOAD its mean work factor over the
+// iterations before the last balancing step: the load that step saw), so `hopmap
+// eval --balance` can measure the final placement.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -105,7 +106,7 @@ class Main : public CBase_Main {
     }
     std::fprintf(f, "# chare pe load (jacobi2d %d x %d, %d iterations)\n", blocksX, blocksY,
                  iterations);
-    for (const Placed& p : by_id) std::fprintf(f, "%.0f %.0f %.0f\n", p.id, p.pe, p.load);
+    for (const Placed& p : by_id) std::fprintf(f, "%.0f %.0f %.4f\n", p.id, p.pe, p.load);
     std::fclose(f);
     CkPrintf("done: %d iterations, %.4f s per iteration, %d balancing steps\n", iterations,
              elapsed / iterations, lb_steps_);
@@ -135,6 +136,9 @@ class Block : public CBase_Block {
     p | next_;
     p | pe_before_;
     p | lb_start_;
+    p | phase_work_;
+    p | phase_iterations_;
+    p | seen_load_;
   }
 
   void sendGhosts() {
@@ -172,6 +176,8 @@ class Block : public CBase_Block {
 
   void computeAndContinue() {
     const int work = WorkFactor(thisIndex.x, thisIndex.y, iteration);
+    phase_work_ += work;
+    ++phase_iterations_;
     for (int w = 0; w < work; ++w) {
       for (int j = 1; j <= blockSize; ++j) {
         for (int i = 1; i <= blockSize; ++i) {
@@ -185,12 +191,16 @@ class Block : public CBase_Block {
     ++iteration;
     if (iteration == iterations) {
       const Placed mine{static_cast<double>(thisIndex.x + blocksX * thisIndex.y),
-                        static_cast<double>(CkMyPe()), static_cast<double>(work)};
+                        static_cast<double>(CkMyPe()),
+                        seen_load_ >= 0 ? seen_load_ : phase_work_ / phase_iterations_};
       contribute(sizeof(mine), &mine, CkReduction::concat,
                  CkCallback(CkIndex_Main::finished(nullptr), mainProxy));
     } else if (iteration % lbEvery == 0) {
       pe_before_ = CkMyPe();
       lb_start_ = CkWallTimer();
+      seen_load_ = phase_work_ / phase_iterations_;
+      phase_work_ = 0;
+      phase_iterations_ = 0;
       AtSync();
     } else {
       contribute(CkCallback(CkReductionTarget(Block, doStep), thisProxy));
@@ -218,6 +228,11 @@ class Block : public CBase_Block {
   std::vector<double> next_;
   int pe_before_ = -1;
   double lb_start_ = 0;
+  // The work since the last balancing step, and at that step: the load the balancer
+  // measured for this chare (what its final placement is judged on).
+  double phase_work_ = 0;
+  int phase_iterations_ = 0;
+  double seen_load_ = -1;
 };
 
 #include "jacobi2d.def.h"
