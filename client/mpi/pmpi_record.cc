@@ -20,16 +20,6 @@ std::string ProgramName(char*** argv) {
   return first;
 }
 
-int SizeOf(MPI_Comm comm) {
-  int size = 0;
-  PMPI_Comm_size(comm, &size);
-  return size;
-}
-int RankOf(MPI_Comm comm) {
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  return rank;
-}
 int64_t Sum(const int* counts, int n) {
   int64_t total = 0;
   for (int i = 0; i < n; ++i) total += counts[i];
@@ -50,7 +40,7 @@ int64_t SumBytes(const int* counts, const MPI_Datatype* types, int n) {
 int PeersOf(MPI_Comm comm) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (!inter) return SizeOf(comm);
+  if (!inter) return CommSize(comm);
   int size = 0;
   PMPI_Comm_remote_size(comm, &size);
   return size;
@@ -58,7 +48,7 @@ int PeersOf(MPI_Comm comm) {
 bool IsRoot(MPI_Comm comm, int root) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  return inter ? root == MPI_ROOT : RankOf(comm) == root;
+  return inter ? root == MPI_ROOT : CommRank(comm) == root;
 }
 
 int64_t Contributed(const void* sendbuf, int64_t send_count, int64_t in_place_count) {
@@ -69,13 +59,13 @@ int64_t Contributed(const void* sendbuf, int64_t send_count, int64_t in_place_co
 }  // namespace hopmap::mpi
 
 using hopmap::mpi::Collective;
+using hopmap::mpi::CommRank;
 using hopmap::mpi::Contributed;
 using hopmap::mpi::CountCollective;
 using hopmap::mpi::CountNeighborSends;
 using hopmap::mpi::CountSend;
 using hopmap::mpi::IsRoot;
 using hopmap::mpi::PeersOf;
-using hopmap::mpi::RankOf;
 using hopmap::mpi::Recording;
 using hopmap::mpi::Sum;
 using hopmap::mpi::SumBytes;
@@ -338,7 +328,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   if (Recording()) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     CountCollective(comm, Collective::kGatherv, false,
-                    in_place ? recvcounts[RankOf(comm)] : sendcount,
+                    in_place ? recvcounts[CommRank(comm)] : sendcount,
                     in_place ? recvtype : sendtype);
   }
   return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
@@ -350,7 +340,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (Recording()) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     CountCollective(comm, Collective::kGatherv, true,
-                    in_place ? recvcounts[RankOf(comm)] : sendcount,
+                    in_place ? recvcounts[CommRank(comm)] : sendcount,
                     in_place ? recvtype : sendtype);
   }
   return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
@@ -416,7 +406,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   if (Recording()) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     CountCollective(comm, Collective::kAllgatherv, false,
-                    in_place ? recvcounts[RankOf(comm)] : sendcount,
+                    in_place ? recvcounts[CommRank(comm)] : sendcount,
                     in_place ? recvtype : sendtype);
   }
   return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -427,7 +417,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   if (Recording()) {
     const bool in_place = sendbuf == MPI_IN_PLACE;
     CountCollective(comm, Collective::kAllgatherv, true,
-                    in_place ? recvcounts[RankOf(comm)] : sendcount,
+                    in_place ? recvcounts[CommRank(comm)] : sendcount,
                     in_place ? recvtype : sendtype);
   }
   return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,

@@ -29,18 +29,6 @@ double EnvSeconds(const char* name, double fallback) {
   return absl::SimpleAtod(Env(name), &value) && value > 0 ? value : fallback;
 }
 
-int RankIn(MPI_Comm comm) {
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int SizeOfComm(MPI_Comm comm) {
-  int size = 0;
-  PMPI_Comm_size(comm, &size);
-  return size;
-}
-
 // Whether to ask hopmapd: rank 0's HOPMAP_SERVER decides for everyone (so the
 // processes agree even if their environments differ). Intercommunicators and
 // MPI_COMM_NULL go straight to MPI, which reports them.
@@ -48,7 +36,7 @@ bool ReorderWanted(MPI_Comm comm, int reorder) {
   if (!reorder || comm == MPI_COMM_NULL) return false;
   int inter = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return false;
-  int wanted = RankIn(comm) == 0 && !Env("HOPMAP_SERVER").empty() ? 1 : 0;
+  int wanted = CommRank(comm) == 0 && !Env("HOPMAP_SERVER").empty() ? 1 : 0;
   PMPI_Bcast(&wanted, 1, MPI_INT, 0, comm);
   return wanted != 0;
 }
@@ -148,8 +136,8 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
 // rank 0 only.
 bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph>& pattern,
                  std::vector<int32_t>* vertex_of_process) {
-  const int size = SizeOfComm(comm);
-  const int rank = RankIn(comm);
+  const int size = CommSize(comm);
+  const int rank = CommRank(comm);
   constexpr int kName = MPI_MAX_PROCESSOR_NAME + 1;
   std::string mine = NodeName();
   mine.resize(kName - 1, '\0');
@@ -181,7 +169,7 @@ bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph
 // The processes in vertex order: rank v of the result is the process at vertex v;
 // MPI_COMM_NULL for a process without a vertex.
 MPI_Comm SplitByVertex(MPI_Comm comm, const std::vector<int32_t>& vertex_of_process) {
-  const int32_t vertex = vertex_of_process[RankIn(comm)];
+  const int32_t vertex = vertex_of_process[CommRank(comm)];
   MPI_Comm ordered = MPI_COMM_NULL;
   PMPI_Comm_split(comm, vertex < 0 ? MPI_UNDEFINED : 0, vertex, &ordered);
   return ordered;
@@ -189,8 +177,8 @@ MPI_Comm SplitByVertex(MPI_Comm comm, const std::vector<int32_t>& vertex_of_proc
 
 // Gathers every process's int64 values at rank 0 (concatenated in rank order).
 std::vector<int64_t> GatherValues(MPI_Comm comm, const std::vector<int64_t>& mine) {
-  const int size = SizeOfComm(comm);
-  const bool root = RankIn(comm) == 0;
+  const int size = CommSize(comm);
+  const bool root = CommRank(comm) == 0;
   const int count = static_cast<int>(mine.size());
   std::vector<int> counts(root ? size : 0);
   PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
@@ -243,7 +231,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   }
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
-  if (hopmap::mpi::RankIn(comm_old) == 0) {
+  if (hopmap::mpi::CommRank(comm_old) == 0) {
     pattern = ndims < 1 ? absl::InvalidArgumentError(absl::StrCat("ndims is ", ndims))
                         : hopmap::mpi::CartPattern(std::span<const int>(dims, ndims),
                                                    std::span<const int>(periods, ndims));
@@ -268,7 +256,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
     return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
-  if (hopmap::mpi::RankIn(comm_old) == 0) {
+  if (hopmap::mpi::CommRank(comm_old) == 0) {
     const int entries = nnodes > 0 ? index[nnodes - 1] : 0;
     pattern = nnodes < 1 ? absl::InvalidArgumentError(absl::StrCat("nnodes is ", nnodes))
                          : hopmap::mpi::GraphPattern(nnodes, std::span<const int>(index, nnodes),
@@ -309,9 +297,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   }
   const std::vector<int64_t> all = hopmap::mpi::GatherValues(comm_old, mine);
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
-  if (hopmap::mpi::RankIn(comm_old) == 0) {
-    pattern =
-        hopmap::mpi::EdgesPattern(hopmap::mpi::SizeOfComm(comm_old), hopmap::mpi::ToEdges(all));
+  if (hopmap::mpi::CommRank(comm_old) == 0) {
+    pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), hopmap::mpi::ToEdges(all));
   }
   std::vector<int32_t> vertex_of_process;
   if (!PlanReorder(comm_old, "MPI_Dist_graph_create", pattern, &vertex_of_process)) {
@@ -336,7 +323,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
                                            destinations, destweights, info, reorder,
                                            comm_dist_graph);
   }
-  const int me = hopmap::mpi::RankIn(comm_old);
+  const int me = hopmap::mpi::CommRank(comm_old);
   std::vector<int64_t> mine;
   const bool unweighted = hopmap::mpi::WeightMode(destweights) != 2;
   for (int i = 0; i < outdegree; ++i) {
@@ -345,8 +332,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   const std::vector<int64_t> all = hopmap::mpi::GatherValues(comm_old, mine);
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
   if (me == 0) {
-    pattern =
-        hopmap::mpi::EdgesPattern(hopmap::mpi::SizeOfComm(comm_old), hopmap::mpi::ToEdges(all));
+    pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), hopmap::mpi::ToEdges(all));
   }
   std::vector<int32_t> vertex_of_process;
   if (!PlanReorder(comm_old, "MPI_Dist_graph_create_adjacent", pattern, &vertex_of_process)) {
