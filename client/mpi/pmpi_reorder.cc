@@ -136,22 +136,11 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
 // rank 0 only.
 bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph>& pattern,
                  std::vector<int32_t>* vertex_of_process) {
-  const int size = CommSize(comm);
-  const int rank = CommRank(comm);
-  constexpr int kName = MPI_MAX_PROCESSOR_NAME + 1;
-  std::string mine = NodeName();
-  mine.resize(kName - 1, '\0');
-  std::vector<char> all(rank == 0 ? static_cast<size_t>(size) * kName : 1, '\0');
-  std::vector<char> padded(mine.begin(), mine.end());
-  padded.push_back('\0');
-  PMPI_Gather(padded.data(), kName, MPI_CHAR, all.data(), kName, MPI_CHAR, 0, comm);
+  const std::vector<std::string> names = GatherStrings(comm, NodeName());
   int ok = 0;
-  if (rank == 0) {
+  if (CommRank(comm) == 0) {
     std::string problem;
     try {
-      std::vector<std::string> names;
-      for (int p = 0; p < size; ++p)
-        names.emplace_back(all.data() + static_cast<size_t>(p) * kName);
       problem = AskHopmapd(what, pattern, names, vertex_of_process);
     } catch (const std::exception& e) {
       problem = e.what();
@@ -161,8 +150,8 @@ bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph
   }
   PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   if (!ok) return false;
-  vertex_of_process->resize(size);
-  PMPI_Bcast(vertex_of_process->data(), size, MPI_INT32_T, 0, comm);
+  vertex_of_process->resize(CommSize(comm));
+  PMPI_Bcast(vertex_of_process->data(), CommSize(comm), MPI_INT32_T, 0, comm);
   return true;
 }
 
@@ -175,42 +164,21 @@ MPI_Comm SplitByVertex(MPI_Comm comm, const std::vector<int32_t>& vertex_of_proc
   return ordered;
 }
 
-// Gathers every process's int64 values at rank 0 (concatenated in rank order).
-std::vector<int64_t> GatherValues(MPI_Comm comm, const std::vector<int64_t>& mine) {
-  const int size = CommSize(comm);
-  const bool root = CommRank(comm) == 0;
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(root ? size : 0);
-  PMPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  std::vector<int> displacements(counts.size());
-  int64_t total = 0;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    displacements[i] = static_cast<int>(total);
-    total += counts[i];
-  }
-  std::vector<int64_t> all(static_cast<size_t>(total) + 1);
-  PMPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displacements.data(),
-               MPI_INT64_T, 0, comm);
-  all.resize(static_cast<size_t>(total));
-  return all;
-}
-
-std::vector<WeightedEdge> ToEdges(const std::vector<int64_t>& triples) {
+// Every process's (from, to, weight) triples, gathered at rank 0 as edges.
+std::vector<WeightedEdge> GatherEdges(MPI_Comm comm, const std::vector<int64_t>& triples) {
+  std::vector<int> counts;
+  const std::vector<int64_t> all = GatherAtRoot(comm, triples, MPI_INT64_T, &counts);
   std::vector<WeightedEdge> edges;
-  for (size_t i = 0; i + 2 < triples.size(); i += 3) {
-    edges.push_back(
-        {static_cast<int32_t>(triples[i]), static_cast<int32_t>(triples[i + 1]), triples[i + 2]});
+  for (size_t i = 0; i + 2 < all.size(); i += 3) {
+    edges.push_back({static_cast<int32_t>(all[i]), static_cast<int32_t>(all[i + 1]), all[i + 2]});
   }
   return edges;
 }
 
-bool Unweighted(const int* weights) { return weights == MPI_UNWEIGHTED; }
-bool WeightsEmpty(const int* weights) { return weights == MPI_WEIGHTS_EMPTY; }
-
 // A weights argument as a mode (0 MPI_UNWEIGHTED, 1 MPI_WEIGHTS_EMPTY, 2 an array)
 // and back, to ship a process's adjacency to the process that takes its vertex.
 int WeightMode(const int* weights) {
-  return Unweighted(weights) ? 0 : WeightsEmpty(weights) ? 1 : 2;
+  return weights == MPI_UNWEIGHTED ? 0 : weights == MPI_WEIGHTS_EMPTY ? 1 : 2;
 }
 const int* WeightsFor(int mode, const std::vector<int>& values) {
   return mode == 0 ? MPI_UNWEIGHTED : mode == 1 ? MPI_WEIGHTS_EMPTY : values.data();
@@ -287,18 +255,17 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
                                   reorder, comm_dist_graph);
   }
   std::vector<int64_t> mine;
+  const bool unweighted = hopmap::mpi::WeightMode(weights) != 2;
   int64_t k = 0;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < degrees[i]; ++j, ++k) {
-      const bool unweighted =
-          hopmap::mpi::Unweighted(weights) || hopmap::mpi::WeightsEmpty(weights);
       mine.insert(mine.end(), {sources[i], destinations[k], unweighted ? 1 : weights[k]});
     }
   }
-  const std::vector<int64_t> all = hopmap::mpi::GatherValues(comm_old, mine);
+  const std::vector<hopmap::mpi::WeightedEdge> edges = hopmap::mpi::GatherEdges(comm_old, mine);
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
   if (hopmap::mpi::CommRank(comm_old) == 0) {
-    pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), hopmap::mpi::ToEdges(all));
+    pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), edges);
   }
   std::vector<int32_t> vertex_of_process;
   if (!PlanReorder(comm_old, "MPI_Dist_graph_create", pattern, &vertex_of_process)) {
@@ -329,11 +296,9 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   for (int i = 0; i < outdegree; ++i) {
     mine.insert(mine.end(), {me, destinations[i], unweighted ? 1 : destweights[i]});
   }
-  const std::vector<int64_t> all = hopmap::mpi::GatherValues(comm_old, mine);
+  const std::vector<hopmap::mpi::WeightedEdge> edges = hopmap::mpi::GatherEdges(comm_old, mine);
   absl::StatusOr<hopmap::TaskGraph> pattern = absl::UnknownError("not built on this rank");
-  if (me == 0) {
-    pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), hopmap::mpi::ToEdges(all));
-  }
+  if (me == 0) pattern = hopmap::mpi::EdgesPattern(hopmap::mpi::CommSize(comm_old), edges);
   std::vector<int32_t> vertex_of_process;
   if (!PlanReorder(comm_old, "MPI_Dist_graph_create_adjacent", pattern, &vertex_of_process)) {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,

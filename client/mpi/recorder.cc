@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -233,28 +234,6 @@ std::string WriteAtomically(const std::string& path, const std::string& text) {
   return "";
 }
 
-// Gathers every rank's `local` (bytes) at rank 0 of comm: their concatenation, and
-// each rank's length.
-std::string GatherText(MPI_Comm comm, const std::string& local, std::vector<int>* lengths) {
-  int size = 0;
-  int rank = 0;
-  PMPI_Comm_size(comm, &size);
-  PMPI_Comm_rank(comm, &rank);
-  const int length = static_cast<int>(local.size());
-  lengths->assign(rank == 0 ? size : 0, 0);
-  PMPI_Gather(&length, 1, MPI_INT, lengths->data(), 1, MPI_INT, 0, comm);
-  std::vector<int> displacements(lengths->size(), 0);
-  int64_t total = 0;
-  for (size_t i = 0; i < lengths->size(); ++i) {
-    displacements[i] = static_cast<int>(total);
-    total += (*lengths)[i];
-  }
-  std::string all(static_cast<size_t>(total), '\0');
-  PMPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths->data(), displacements.data(),
-               MPI_CHAR, 0, comm);
-  return all;
-}
-
 }  // namespace
 
 HotState hot_state;
@@ -309,11 +288,11 @@ void FinishRecording() {
   r.started = false;
   hot_state.active = false;  // the gather below is not recorded
 
-  // This rank's sends: "to messages bytes" triples, and its collective lines.
-  std::string sends;
+  // This rank's sends as (to, messages, bytes) triples, and its collective lines.
+  std::vector<int64_t> sends;
   for (int d = 0; d < r.world_size; ++d) {
     const SendCounter& c = r.counters[d];
-    if (c.messages > 0) absl::StrAppend(&sends, d, " ", c.messages, " ", c.bytes, "\n");
+    if (c.messages > 0) sends.insert(sends.end(), {d, c.messages, c.bytes});
   }
   std::string collectives;
   {
@@ -332,11 +311,11 @@ void FinishRecording() {
   int host_length = 0;
   PMPI_Get_processor_name(host, &host_length);
 
-  std::vector<int> send_lengths, collective_lengths, host_lengths;
-  const std::string all_sends = GatherText(r.comm, sends, &send_lengths);
-  const std::string all_collectives = GatherText(r.comm, collectives, &collective_lengths);
-  const std::string all_hosts =
-      GatherText(r.comm, std::string(host, static_cast<size_t>(host_length)), &host_lengths);
+  std::vector<int> send_counts;
+  const std::vector<int64_t> all_sends = GatherAtRoot(r.comm, sends, MPI_INT64_T, &send_counts);
+  const std::vector<std::string> collectives_of_rank = GatherStrings(r.comm, collectives);
+  std::vector<std::string> host_of_rank =
+      GatherStrings(r.comm, std::string(host, static_cast<size_t>(host_length)));
   PMPI_Comm_free(&r.comm);
   if (r.world_rank != 0) return;
 
@@ -344,32 +323,24 @@ void FinishRecording() {
   header.ranks = r.world_size;
   header.date = Now();
   header.program = r.program;
+  header.host_of_rank = std::move(host_of_rank);
   std::vector<PairTraffic> pairs;
-  CollectiveTable table;
-  size_t send_at = 0, collective_at = 0, host_at = 0;
+  size_t at = 0;
   for (int from = 0; from < r.world_size; ++from) {
-    for (absl::string_view line :
-         absl::StrSplit(absl::string_view(all_sends).substr(send_at, send_lengths[from]), '\n',
-                        absl::SkipEmpty())) {
-      PairTraffic p;
-      p.from = from;
-      if (std::sscanf(std::string(line).c_str(), "%d %ld %ld", &p.to, &p.messages, &p.bytes) == 3) {
-        pairs.push_back(p);
-      }
+    for (int k = 0; k < send_counts[from]; k += 3, at += 3) {
+      pairs.push_back(
+          {from, static_cast<int32_t>(all_sends[at]), all_sends[at + 1], all_sends[at + 2]});
     }
-    send_at += send_lengths[from];
-    for (absl::string_view line : absl::StrSplit(
-             absl::string_view(all_collectives).substr(collective_at, collective_lengths[from]),
-             '\n', absl::SkipEmpty())) {
+  }
+  CollectiveTable table;
+  for (const std::string& lines : collectives_of_rank) {
+    for (absl::string_view line : absl::StrSplit(lines, '\n', absl::SkipEmpty())) {
       std::string ranks, op;
       CollectiveTraffic traffic;
       if (ParseCollectiveLine(std::string(line), &ranks, &op, &traffic)) {
         MergeCollective(&table, ranks, op, traffic);
       }
     }
-    collective_at += collective_lengths[from];
-    header.host_of_rank.push_back(all_hosts.substr(host_at, host_lengths[from]));
-    host_at += host_lengths[from];
   }
   const std::string problem = WriteAtomically(r.path, FormatRecord(header, pairs, table));
   if (!problem.empty()) {
@@ -383,12 +354,12 @@ void CountNeighborSends(MPI_Comm comm, int count, MPI_Datatype type, const int* 
   if (!hot_state.active) return;
   CommInfo* info = InfoOf(comm);
   if (info == nullptr) return;
-  std::vector<int32_t> neighbors;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     if (!info->neighbors_known) FindNeighbors(comm, info);
-    neighbors = info->out_neighbors;
   }
+  // Written once, under the lock above, and only read after.
+  const std::vector<int32_t>& neighbors = info->out_neighbors;
   const int64_t single = counts == nullptr ? count * TypeSize(type) : 0;
   for (size_t i = 0; i < neighbors.size(); ++i) {
     if (neighbors[i] < 0) continue;
@@ -426,14 +397,11 @@ void RememberPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int co
 void CountStart(MPI_Request request) {
   Recorder& r = R();
   if (!hot_state.active) return;
-  Persistent p{-1, 0};
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.persistent.find(request);
-    if (it == r.persistent.end()) return;
-    p = it->second;
-  }
-  Add(p.world_dest, p.bytes);
+  // MPI_Start is on the hot path: lock only when other threads may change the table.
+  std::unique_lock<std::mutex> lock(r.mutex, std::defer_lock);
+  if (hot_state.atomic) lock.lock();
+  auto it = r.persistent.find(request);
+  if (it != r.persistent.end()) Add(it->second.world_dest, it->second.bytes);
 }
 
 void ForgetRequest(MPI_Request request) {
