@@ -22,13 +22,7 @@ die() {
 [[ -x $HOPMAP && -x $HOPMAPD ]] || die "build hopmap and hopmapd first"
 command -v jq >/dev/null || die "jq not found (apt-get install jq)"
 source bench/hopmapd_common.sh
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/balance_remap.XXXXXX")
-HOPMAPD_PID=""
-cleanup() {
-  [[ -n $HOPMAPD_PID ]] && kill "$HOPMAPD_PID" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
+hopmapd_workdir balance_remap
 start_hopmapd "$TMP/d.out" "$TMP/d.log" --threads 2
 MACHINE="--server $HOPMAPD_ADDRESS --machine torus:8x8x4:cores=4"
 

@@ -33,13 +33,7 @@ charm=$(bash deploy/charm/build-charm.sh --find) ||
   { echo "${0##*/}: Charm++ is not built: bash deploy/charm/build-charm.sh" >&2; exit 1; }
 command -v jq >/dev/null || { echo "${0##*/}: jq not found" >&2; exit 1; }
 source bench/hopmapd_common.sh
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/charm_compare.XXXXXX")
-HOPMAPD_PID=""
-cleanup() {
-  [[ -n $HOPMAPD_PID ]] && kill "$HOPMAPD_PID" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
+hopmapd_workdir charm_compare
 bash client/charm/build.sh "$charm" "$BUILD" "$TMP/bin" >"$TMP/build.log" 2>&1 ||
   { cat "$TMP/build.log"; exit 1; }
 start_hopmapd "$TMP/d.out" "$TMP/d.log" --threads 2

@@ -21,13 +21,7 @@ CHECK=$(realpath "$BUILD/tests/client/mpi/mpi_reorder_check")
 [[ -x $HOPMAP && -x $HOPMAPD && -x $CHECK ]] || { echo "${0##*/}: build hopmap, hopmapd and mpi_reorder_check first" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 source bench/hopmapd_common.sh
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpi_reorder.XXXXXX")
-HOPMAPD_PID=""
-cleanup() {
-  [[ -n $HOPMAPD_PID ]] && kill "$HOPMAPD_PID" 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
+hopmapd_workdir mpi_reorder
 start_hopmapd "$TMP/d.out" "$TMP/d.log" --threads 2
 
 # The pattern as hopmap reads it: both directions of every edge summed.
