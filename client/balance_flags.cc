@@ -11,7 +11,8 @@
 namespace hopmap::cli {
 
 bool BalanceFlags::active() const {
-  return balance || !loads.empty() || !state_bytes.empty() ||
+  return balance || !loads.empty() || !state_bytes.empty() || !fixed.empty() ||
+         !background.empty() ||
          (imbalance_option != nullptr && imbalance_option->count() > 0) ||
          (max_migrations_option != nullptr && max_migrations_option->count() > 0) ||
          (max_migration_bytes_option != nullptr && max_migration_bytes_option->count() > 0) ||
@@ -39,6 +40,15 @@ void AddBalanceFlags(CLI::App& app, BalanceFlags& flags) {
   app.add_option("--state-bytes", flags.state_bytes,
                  "Bytes of each object's state, one integer per line (what a migration moves); "
                  "default: 1 per object")
+      ->group(group);
+  app.add_option("--fixed", flags.fixed,
+                 "Objects that stay on their --initial slot whatever the balance (a runtime's "
+                 "non-migratable objects): one line per object, 1 stays, 0 may move")
+      ->group(group);
+  app.add_option("--background", flags.background,
+                 "Load each slot carries besides the objects (other work on that core): one "
+                 "number >= 0 per line, line s for slot s of the allocation; counts in the "
+                 "slot loads and the average")
       ->group(group);
   flags.max_migrations_option =
       app.add_option("--max-migrations", flags.max_migrations,
@@ -71,6 +81,23 @@ absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
     if (!bytes.ok()) return bytes.status();
     data.state_bytes = *std::move(bytes);
   }
+  if (!flags.fixed.empty()) {
+    absl::StatusOr<std::vector<uint8_t>> fixed = ReadFixedFlagsFile(flags.fixed);
+    if (!fixed.ok()) return fixed.status();
+    data.num_fixed = fixed->size();
+    data.fixed = std::make_unique<bool[]>(data.num_fixed);
+    for (size_t t = 0; t < data.num_fixed; ++t) data.fixed[t] = (*fixed)[t] != 0;
+    if (current_path.empty()) {
+      return absl::InvalidArgumentError(
+          "--fixed keeps objects on their current slots: give the current placement with "
+          "--initial FILE");
+    }
+  }
+  if (!flags.background.empty()) {
+    absl::StatusOr<std::vector<double>> background = ReadBackgroundLoadsFile(flags.background);
+    if (!background.ok()) return background.status();
+    data.background_load = *std::move(background);
+  }
   if (!current_path.empty()) {
     absl::StatusOr<std::vector<SlotId>> current = ReadMappingFile(current_path);
     if (!current.ok()) return current.status();
@@ -92,6 +119,8 @@ void BalanceData::ToProto(v1::Balance* out) const {
   if (options.max_migrations >= 0) out->set_max_migrations(options.max_migrations);
   if (options.max_migration_bytes >= 0) out->set_max_migration_bytes(options.max_migration_bytes);
   out->set_migration_cost(options.migration_cost);
+  out->mutable_fixed()->Assign(fixed.get(), fixed.get() + num_fixed);
+  out->mutable_background_load()->Assign(background_load.begin(), background_load.end());
 }
 
 std::string BalanceSummary(const MappingReport& r) {

@@ -3,6 +3,7 @@
 #ifndef HOPMAP_CLIENT_BALANCE_FLAGS_H_
 #define HOPMAP_CLIENT_BALANCE_FLAGS_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct BalanceFlags {
   std::string loads;        // --loads FILE
   double imbalance = 0.05;  // --imbalance E
   std::string state_bytes;  // --state-bytes FILE
+  std::string fixed;        // --fixed FILE
+  std::string background;   // --background FILE
   int64_t max_migrations = -1;
   int64_t max_migration_bytes = -1;
   double migration_cost = 0;
@@ -33,7 +36,7 @@ struct BalanceFlags {
 };
 
 // Adds --balance, --loads, --imbalance, --state-bytes, --max-migrations,
-// --max-migration-bytes, --migration-cost.
+// --max-migration-bytes, --migration-cost, --fixed, --background.
 void AddBalanceFlags(CLI::App& app, BalanceFlags& flags);
 
 // The files read and the options checked. `current_path`: the current placement
@@ -42,10 +45,17 @@ struct BalanceData {
   std::vector<double> loads;
   std::vector<SlotId> current_slot;
   std::vector<Bytes> state_bytes;
+  // bool, not vector<bool>, so that BalanceInput can see it as a span.
+  std::unique_ptr<bool[]> fixed;
+  size_t num_fixed = 0;
+  std::vector<double> background_load;
   BalanceOptions options;
 
   [[nodiscard]] BalanceInput Input(const TaskGraph& graph, const Allocation& allocation) const {
-    return BalanceInput{graph, allocation, loads, current_slot, state_bytes};
+    BalanceInput input{graph, allocation, loads, current_slot, state_bytes};
+    input.fixed = std::span<const bool>(fixed.get(), num_fixed);
+    input.background_load = background_load;
+    return input;
   }
   void ToProto(v1::Balance* out) const;
 };

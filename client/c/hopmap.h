@@ -114,6 +114,13 @@ typedef struct {
   int64_t max_migrations;      /* < 0: no limit */
   int64_t max_migration_bytes; /* < 0: no limit */
   double migration_cost;       /* hop-bytes per migrated byte of state; 0: free */
+  /* num_objects entries, nonzero: the object stays on its current slot (needs
+   * current_slot); NULL: every object may move. */
+  const unsigned char* fixed;
+  /* Load each slot carries besides the objects (a runtime's background work),
+   * num_background_loads entries: one per slot of the allocation, or 0 and NULL. */
+  const double* background_load;
+  int64_t num_background_loads;
 
   const char* algorithm;     /* NULL: "auto" (hopmap algorithms lists the balancers) */
   double time_limit_seconds; /* 0: the daemon's default */
@@ -158,7 +165,8 @@ HOPMAP_API void hopmap_map_result_free(hopmap_map_result* result);
  * balancing), as MPI's reorder needs: object i is process i, `algorithm` names a
  * mapper (NULL: "auto"; `hopmap algorithms` lists them) and there must be no more
  * objects than slots. The balancing fields must keep their defaults from
- * hopmap_map_request_init (loads, current_slot and state_bytes NULL, imbalance < 0,
+ * hopmap_map_request_init (loads, current_slot, state_bytes, fixed and background_load
+ * NULL, imbalance < 0,
  * max_migrations and max_migration_bytes < 0, migration_cost 0), or
  * INVALID_ARGUMENT. In the result, baseline_hop_bytes is the identity's (object i
  * on slot i), num_slots and num_moves are 0, balanced is 1 and note is "". Free it

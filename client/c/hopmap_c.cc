@@ -59,6 +59,10 @@ std::string CheckRequest(const hopmap_map_request& r) {
                         " adjacency entries is more than hopmap takes");
   }
   if (r.xadj[r.num_objects] > 0 && r.adjncy == nullptr) return "request.adjncy is NULL";
+  if (r.num_background_loads < 0) return "request.num_background_loads is negative";
+  if (r.num_background_loads > 0 && r.background_load == nullptr) {
+    return "request.background_load is NULL but num_background_loads is not 0";
+  }
   if (r.num_nodes < 0) return "request.num_nodes is negative";
   if (r.num_nodes > 0 && r.node_ids == nullptr) return "request.node_ids is NULL";
   return "";
@@ -69,6 +73,10 @@ std::string CheckNoBalance(const hopmap_map_request& r) {
   if (r.loads != nullptr) return "request.loads is set";
   if (r.current_slot != nullptr) return "request.current_slot is set";
   if (r.state_bytes != nullptr) return "request.state_bytes is set";
+  if (r.fixed != nullptr) return "request.fixed is set";
+  if (r.background_load != nullptr || r.num_background_loads != 0) {
+    return "request.background_load is set";
+  }
   if (r.imbalance >= 0) return absl::StrCat("request.imbalance is ", r.imbalance);
   if (r.max_migrations >= 0) return absl::StrCat("request.max_migrations is ", r.max_migrations);
   if (r.max_migration_bytes >= 0) {
@@ -120,6 +128,14 @@ hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r, bool balance_ob
   if (r.max_migrations >= 0) balance->set_max_migrations(r.max_migrations);
   if (r.max_migration_bytes >= 0) balance->set_max_migration_bytes(r.max_migration_bytes);
   balance->set_migration_cost(r.migration_cost);
+  if (r.fixed != nullptr) {
+    balance->mutable_fixed()->Reserve(n);
+    for (int32_t i = 0; i < n; ++i) balance->add_fixed(r.fixed[i] != 0);
+  }
+  if (r.background_load != nullptr) {
+    balance->mutable_background_load()->Assign(r.background_load,
+                                               r.background_load + r.num_background_loads);
+  }
   return request;
 }
 

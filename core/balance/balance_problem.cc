@@ -72,6 +72,30 @@ absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOption
     return absl::InvalidArgumentError(
         "a migration limit or cost needs the current placement of every object");
   }
+  if (!input.fixed.empty()) {
+    if (input.fixed.size() != n) return wrong_size("fixed", input.fixed.size());
+    if (input.current_slot.empty() && HasFixedObjects(input)) {
+      return absl::InvalidArgumentError(
+          "fixed objects stay on their current slot: the current placement of every object is "
+          "needed");
+    }
+  }
+  if (!input.background_load.empty()) {
+    const int64_t slots = input.allocation.num_slots();
+    if (static_cast<int64_t>(input.background_load.size()) != slots) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("background load: ", input.background_load.size(), " entries for ", slots,
+                       " slots (one per slot of the allocation)"));
+    }
+    for (int64_t s = 0; s < slots; ++s) {
+      const double load = input.background_load[s];
+      if (!std::isfinite(load) || load < 0 || load > kMaxObjectLoad) {
+        return absl::InvalidArgumentError(absl::StrCat("background load: slot ", s, " has load ",
+                                                       load, "; loads must be numbers from 0 to ",
+                                                       kMaxObjectLoad));
+      }
+    }
+  }
   if (n > 0 && input.allocation.num_slots() > kMaxTasks) {
     return absl::InvalidArgumentError("the allocation has more slots than hopmap supports");
   }
@@ -99,8 +123,25 @@ std::vector<double> LoadsOf(const BalanceInput& input) {
   return std::vector<double>(input.graph.num_tasks(), 1.0);
 }
 
+bool HasFixedObjects(const BalanceInput& input) {
+  for (bool f : input.fixed) {
+    if (f) return true;
+  }
+  return false;
+}
+
+void PinFixedObjects(const BalanceInput& input, std::span<SlotId> slot_of_task) {
+  if (input.fixed.empty() || input.current_slot.empty()) return;
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    if (input.fixed[t]) slot_of_task[t] = input.current_slot[t];
+  }
+}
+
 std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task) {
   std::vector<double> load(input.allocation.num_slots(), 0.0);
+  if (!input.background_load.empty()) {
+    load.assign(input.background_load.begin(), input.background_load.end());
+  }
   for (size_t t = 0; t < slot_of_task.size(); ++t) {
     load[slot_of_task[t]] += LoadOf(input, static_cast<TaskId>(t));
   }
@@ -119,9 +160,27 @@ LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
       cap.heaviest = t;
     }
   }
+  cap.heaviest_load = heaviest;
+  // What stays on each slot whatever the placement.
+  std::vector<double> fixed(input.allocation.num_slots(), 0.0);
+  if (!input.background_load.empty()) {
+    fixed.assign(input.background_load.begin(), input.background_load.end());
+  }
+  for (double load : input.background_load) total += load;
+  if (!input.fixed.empty() && !input.current_slot.empty()) {
+    for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
+      if (input.fixed[t]) fixed[input.current_slot[t]] += LoadOf(input, t);
+    }
+  }
+  for (SlotId s = 0; s < static_cast<SlotId>(fixed.size()); ++s) {
+    if (fixed[s] > cap.fixed_load) {
+      cap.fixed_load = fixed[s];
+      cap.fixed_slot = s;
+    }
+  }
   cap.average = total / static_cast<double>(input.allocation.num_slots());
   cap.requested = (1.0 + imbalance) * cap.average;
-  cap.cap = std::max(cap.requested, heaviest);
+  cap.cap = std::max({cap.requested, heaviest, cap.fixed_load});
   return cap;
 }
 

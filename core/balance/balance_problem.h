@@ -32,6 +32,14 @@ struct BalanceInput {
   // Bytes of every object's state (what a migration moves); empty: 1 per object,
   // so the byte limit and the cost count objects.
   std::span<const Bytes> state_bytes = {};
+  // Objects that stay on their current slot whatever the balance (a runtime's
+  // non-migratable objects): true for those; empty: every object may move. Needs
+  // current_slot.
+  std::span<const bool> fixed = {};
+  // Load every slot carries besides the objects (a runtime's background work: other
+  // processes, its own threads); empty: none. Counts in the slot loads and the
+  // average like objects' loads, and never moves.
+  std::span<const double> background_load = {};
 };
 
 struct BalanceOptions {
@@ -74,22 +82,38 @@ inline double LoadOf(const BalanceInput& input, TaskId t) {
 inline Bytes StateBytesOf(const BalanceInput& input, TaskId t) {
   return input.state_bytes.empty() ? 1 : input.state_bytes[t];
 }
+inline bool IsFixed(const BalanceInput& input, TaskId t) {
+  return !input.fixed.empty() && input.fixed[t];
+}
+inline double BackgroundLoadOf(const BalanceInput& input, SlotId s) {
+  return input.background_load.empty() ? 0.0 : input.background_load[s];
+}
+// Whether any object is fixed.
+bool HasFixedObjects(const BalanceInput& input);
+// Puts every fixed object on its current slot (what every balancer's result must
+// show; constructions that ignore the pins start from this).
+void PinFixedObjects(const BalanceInput& input, std::span<SlotId> slot_of_task);
 // Every object's load (1s when input.loads is empty).
 std::vector<double> LoadsOf(const BalanceInput& input);
 
-// The load every slot carries under slot_of_task.
+// The load every slot carries under slot_of_task (with its background load).
 std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task);
 
 // Loads within this of a cap count as meeting it (floating-point sums).
 inline double LoadTolerance(double cap) { return 1e-9 * (cap > 1.0 ? cap : 1.0); }
 
 // The cap the solvers aim at: (1 + imbalance) x average, raised to the heaviest
-// object when one object alone is heavier (then no placement meets the first).
+// object, or to the load a slot carries whatever happens (its background plus its
+// fixed objects), when that is higher (then no placement meets the first).
 struct LoadCap {
-  double average = 0;    // total load / slots
+  double average = 0;    // total load (objects and background) / slots
   double requested = 0;  // (1 + imbalance) x average
-  double cap = 0;        // max(requested, heaviest object)
+  double cap = 0;        // max(requested, heaviest object, heaviest fixed slot load)
   TaskId heaviest = kInvalidTask;
+  double heaviest_load = 0;
+  // The slot with the most load that cannot leave it (background + fixed objects).
+  SlotId fixed_slot = kInvalidSlot;
+  double fixed_load = 0;
 };
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance);
 

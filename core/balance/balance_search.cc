@@ -94,7 +94,7 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       }
     };
     for (TaskId t : p.objects_on(s)) {
-      if (p.load(t) <= 0) continue;
+      if (p.load(t) <= 0 || !p.movable(t)) continue;
       consider(t, p.LeastLoadedSlotAt(from_position), 0);
       NeighbourPositions(p, t, from_position, stamp, ++stamp_value, positions);
       for (int32_t q : positions) consider(t, p.LeastLoadedSlotAt(q), p.MoveDelta(t, q));
@@ -113,7 +113,7 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
     TaskId shed = kNoTask;
     double shed_max = p.slot_load(s);
     for (TaskId t : p.objects_on(s)) {
-      if (p.load(t) <= 0) continue;
+      if (p.load(t) <= 0 || !p.movable(t)) continue;
       if (!p.WithinMigrationLimits(t, least)) {
         limited = true;
         continue;
@@ -130,10 +130,13 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
     }
     stuck[s] = 1;
     if (stats.why_not_balanced.empty()) {
-      stats.why_not_balanced =
-          absl::StrCat("slot ", s, " stays at load ", p.slot_load(s),
-                       limited ? ": the migration limit is reached"
-                               : ": no object move lowers it without overloading another slot");
+      bool any_movable = false;
+      for (TaskId t : p.objects_on(s)) any_movable = any_movable || (p.movable(t) && p.load(t) > 0);
+      stats.why_not_balanced = absl::StrCat(
+          "slot ", s, " stays at load ", p.slot_load(s),
+          limited         ? ": the migration limit is reached"
+          : !any_movable  ? ": its load is background and fixed objects"
+                          : ": no object move lowers it without overloading another slot");
     }
   }
   stats.balanced = by_load.empty() || by_load.rbegin()->first <= cap + tol;
@@ -166,6 +169,7 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
 
   // One object's best improving step; returns whether it moved.
   auto improve = [&](TaskId t, int32_t pass) -> bool {
+    if (!p.movable(t)) return false;
     const int32_t from_position = p.position_of(t);
     const SlotId from = p.slot_of(t);
     // Home on the same node: zero hop-bytes, refunds the migration.
@@ -216,6 +220,7 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
       HopBytes partner_delta = 0;
       double partner_gain = kMinGain;
       auto try_partner = [&](TaskId u) {
+        if (!p.movable(u)) return;
         const SlotId su = p.slot_of(u);
         if (!fits(su, p.load(t), p.load(u)) || !fits(from, p.load(u), p.load(t))) return;
         const HopBytes d = p.MoveDelta(t, q, u) + p.MoveDelta(u, from_position, t);

@@ -15,6 +15,8 @@ BalancedPlacement::BalancedPlacement(const BalanceInput& input, const BalanceOpt
       slot_load_(input.allocation.num_slots(), 0.0),
       members_(input.allocation.num_slots()),
       index_in_slot_(slot_of_task_.size(), 0) {
+  PinFixedObjects(input, slot_of_task_);
+  for (SlotId s = 0; s < num_slots(); ++s) slot_load_[s] = BackgroundLoadOf(input, s);
   for (TaskId t = 0; t < num_objects(); ++t) {
     Attach(t, slot_of_task_[t]);
     CountMigration(t, +1);

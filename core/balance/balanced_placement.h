@@ -14,8 +14,9 @@ namespace hopmap {
 
 class BalancedPlacement {
  public:
-  // `slot_of_task`: a slot in range for every object (any number per slot). The
-  // input (graph, allocation, spans) must outlive the placement.
+  // `slot_of_task`: a slot in range for every object (any number per slot); fixed
+  // objects are put back on their current slots. The input (graph, allocation,
+  // spans) must outlive the placement.
   BalancedPlacement(const BalanceInput& input, const BalanceOptions& options,
                     std::vector<SlotId> slot_of_task);
 
@@ -28,6 +29,9 @@ class BalancedPlacement {
   [[nodiscard]] SlotId slot_of(TaskId t) const { return slot_of_task_[t]; }
   [[nodiscard]] int32_t position_of(TaskId t) const { return position_of_task_[t]; }
   [[nodiscard]] double load(TaskId t) const { return load_[t]; }
+  // Whether the searches may move t (fixed objects stay).
+  [[nodiscard]] bool movable(TaskId t) const { return !IsFixed(*input_, t); }
+  // The objects' loads plus the slot's background load.
   [[nodiscard]] double slot_load(SlotId s) const { return slot_load_[s]; }
   [[nodiscard]] std::span<const TaskId> objects_on(SlotId s) const { return members_[s]; }
   [[nodiscard]] HopBytes hop_bytes() const { return hop_bytes_; }

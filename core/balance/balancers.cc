@@ -22,9 +22,15 @@ double NodeImbalance(const BalancerInput& in) {
 }
 
 // A from-scratch placement ignores the current one: its search must not be held
-// by migration limits meant for remapping.
+// by migration limits meant for remapping. Fixed objects keep it (they stay there);
+// the searches then count migrations, with neither limit nor cost.
 BalanceInput WithoutCurrent(const BalanceInput& in) {
-  return BalanceInput{in.graph, in.allocation, in.loads, {}, in.state_bytes};
+  BalanceInput scratch = in;
+  if (!HasFixedObjects(in)) {
+    scratch.current_slot = {};
+    scratch.fixed = {};
+  }
+  return scratch;
 }
 
 // Three constructions from scratch, each repaired and refined, run in parallel:
@@ -54,7 +60,9 @@ std::vector<int64_t> StayCosts(const BalancerInput& in) {
   constexpr double kMaxStay = static_cast<double>(int64_t{1} << 40);
   for (TaskId t = 0; t < n; ++t) {
     double cost;
-    if (in.balance.migration_cost > 0) {
+    if (IsFixed(in.problem, t)) {
+      cost = kMaxStay;
+    } else if (in.balance.migration_cost > 0) {
       cost = in.balance.migration_cost * static_cast<double>(StateBytesOf(in.problem, t));
     } else {
       Bytes bytes = 0;

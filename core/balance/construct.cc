@@ -229,6 +229,7 @@ std::vector<SlotId> BlockPlacement(const BalanceInput& input) {
     slot[t] = static_cast<SlotId>(std::min<int64_t>(slots - 1, static_cast<int64_t>(mid * slots)));
     before += load;
   }
+  PinFixedObjects(input, slot);
   return slot;
 }
 
@@ -238,11 +239,19 @@ std::vector<SlotId> GreedyLbPlacement(const BalanceInput& input) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](TaskId a, TaskId b) { return LoadOf(input, a) > LoadOf(input, b); });
+  // Fixed objects and the background load are there first (as GreedyLB counts
+  // non-migratable objects and background load in the processors' loads).
+  std::vector<SlotId> slot(n, kInvalidSlot);
+  PinFixedObjects(input, slot);
+  std::vector<double> fixed_load = SlotLoads(input, {});  // the background
+  for (TaskId t = 0; t < n; ++t) {
+    if (slot[t] != kInvalidSlot) fixed_load[slot[t]] += LoadOf(input, t);
+  }
   using Entry = std::pair<double, SlotId>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> least;
-  for (SlotId s = 0; s < input.allocation.num_slots(); ++s) least.emplace(0.0, s);
-  std::vector<SlotId> slot(n);
+  for (SlotId s = 0; s < input.allocation.num_slots(); ++s) least.emplace(fixed_load[s], s);
   for (TaskId t : order) {
+    if (slot[t] != kInvalidSlot) continue;
     auto [load, s] = least.top();
     least.pop();
     slot[t] = s;
@@ -255,6 +264,7 @@ std::vector<SlotId> RefineLbPlacement(const BalanceInput& input, std::span<const
                                       double cap) {
   const int64_t slots = input.allocation.num_slots();
   std::vector<SlotId> slot(start.begin(), start.end());
+  PinFixedObjects(input, slot);
   std::vector<double> load = SlotLoads(input, slot);
   std::vector<std::vector<TaskId>> objects(slots);
   for (TaskId t = 0; t < static_cast<TaskId>(slot.size()); ++t) objects[slot[t]].push_back(t);
@@ -277,7 +287,7 @@ std::vector<SlotId> RefineLbPlacement(const BalanceInput& input, std::span<const
     std::vector<TaskId>& here = objects[heavy];
     for (int32_t i = 0; i < static_cast<int32_t>(here.size()); ++i) {
       const double w = LoadOf(input, here[i]);
-      if (w <= 0 || load[light] + w > cap + tol) continue;
+      if (w <= 0 || IsFixed(input, here[i]) || load[light] + w > cap + tol) continue;
       if (pick < 0 || w > LoadOf(input, here[pick]) ||
           (w == LoadOf(input, here[pick]) && here[i] < here[pick])) {
         pick = i;

@@ -37,7 +37,15 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
   const double tol = LoadTolerance(cap.requested);
   lb.balanced = lb.max_load <= cap.requested + tol;
   if (!lb.balanced) {
-    if (cap.cap > cap.requested) {
+    if (cap.cap > cap.requested && cap.fixed_load >= cap.heaviest_load) {
+      lb.note = absl::StrCat("slot ", cap.fixed_slot, " carries ", cap.fixed_load,
+                             " of background load and fixed objects, above (1 + ",
+                             balance.imbalance, ") x average = ", cap.requested,
+                             ": no placement meets the cap; the best reachable was sought");
+      if (lb.max_load > cap.cap + tol && !why_not_balanced.empty()) {
+        absl::StrAppend(&lb.note, "; ", why_not_balanced);
+      }
+    } else if (cap.cap > cap.requested) {
       lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap, ", above (1 + ",
                              balance.imbalance, ") x average = ", cap.requested,
                              ": no placement meets the cap; the best reachable was sought");
@@ -124,6 +132,13 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
       result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
                                                 " returned an invalid placement: ", s.message()));
       return;
+    }
+    for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
+      if (IsFixed(input, t) && out->slot_of_task[t] != input.current_slot[t]) {
+        result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
+                                                  " moved fixed object ", t));
+        return;
+      }
     }
     MappingReport report;
     report.slot_of_task = std::move(out->slot_of_task);

@@ -16,7 +16,8 @@ namespace {
 // value, which becomes "SOURCE:LINE: expected the WHAT of object I (RULE), got 'V'".
 template <typename Parse>
 absl::Status ForEachValue(const std::string& text, const std::string& source,
-                          absl::string_view what, absl::string_view rule, Parse parse) {
+                          absl::string_view what, absl::string_view rule, Parse parse,
+                          absl::string_view unit = "object") {
   std::istringstream in(text);
   std::string line;
   size_t index = 0;
@@ -27,7 +28,7 @@ absl::Status ForEachValue(const std::string& text, const std::string& source,
     if (s.empty()) continue;
     if (index >= static_cast<size_t>(kMaxTasks) || !parse(s)) {
       return absl::InvalidArgumentError(absl::StrCat(source, ":", line_number, ": expected the ",
-                                                     what, " of object ", index, " (", rule,
+                                                     what, " of ", unit, " ", index, " (", rule,
                                                      "), got '", s, "'"));
     }
     ++index;
@@ -46,24 +47,63 @@ absl::StatusOr<std::string> Slurp(const std::string& path, absl::string_view wha
   return buffer.str();
 }
 
+absl::StatusOr<std::vector<double>> ParseLoadValues(const std::string& text,
+                                                    const std::string& source_name,
+                                                    absl::string_view what,
+                                                    absl::string_view unit) {
+  std::vector<double> loads;
+  absl::Status s = ForEachValue(
+      text, source_name, what, absl::StrCat("a number from 0 to ", kMaxObjectLoad),
+      [&](absl::string_view v) {
+        double load = 0;
+        if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
+            load > kMaxObjectLoad) {
+          return false;
+        }
+        loads.push_back(load);
+        return true;
+      },
+      unit);
+  if (!s.ok()) return s;
+  return loads;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
                                                const std::string& source_name) {
-  std::vector<double> loads;
-  absl::Status s =
-      ForEachValue(text, source_name, "load", absl::StrCat("a number from 0 to ", kMaxObjectLoad),
-                   [&](absl::string_view v) {
-                     double load = 0;
-                     if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
-                         load > kMaxObjectLoad) {
-                       return false;
-                     }
-                     loads.push_back(load);
-                     return true;
-                   });
+  return ParseLoadValues(text, source_name, "load", "object");
+}
+
+absl::StatusOr<std::vector<double>> ParseBackgroundLoads(const std::string& text,
+                                                         const std::string& source_name) {
+  return ParseLoadValues(text, source_name, "background load", "slot");
+}
+
+absl::StatusOr<std::vector<double>> ReadBackgroundLoadsFile(const std::string& path) {
+  absl::StatusOr<std::string> text = Slurp(path, "background load");
+  if (!text.ok()) return text.status();
+  return ParseBackgroundLoads(*text, path);
+}
+
+absl::StatusOr<std::vector<uint8_t>> ParseFixedFlags(const std::string& text,
+                                                     const std::string& source_name) {
+  std::vector<uint8_t> fixed;
+  absl::Status s = ForEachValue(
+      text, source_name, "fixed flag", "1: stays on its current slot, 0: may move",
+      [&](absl::string_view v) {
+        if (v != "0" && v != "1") return false;
+        fixed.push_back(v == "1" ? 1 : 0);
+        return true;
+      });
   if (!s.ok()) return s;
-  return loads;
+  return fixed;
+}
+
+absl::StatusOr<std::vector<uint8_t>> ReadFixedFlagsFile(const std::string& path) {
+  absl::StatusOr<std::string> text = Slurp(path, "fixed");
+  if (!text.ok()) return text.status();
+  return ParseFixedFlags(*text, path);
 }
 
 absl::StatusOr<std::vector<double>> ReadLoadsFile(const std::string& path) {

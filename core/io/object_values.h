@@ -1,9 +1,11 @@
 // Per-object value files of the balanced problem (`hopmap map --loads`,
-// `--state-bytes`): one number per line, line i (not counting '#' comments and
-// blank lines) for object i.
+// `--state-bytes`, `--fixed`): one value per line, line i (not counting '#'
+// comments and blank lines) for object i; and the per-slot `--background` file,
+// line s for slot s.
 #ifndef HOPMAP_CORE_IO_OBJECT_VALUES_H_
 #define HOPMAP_CORE_IO_OBJECT_VALUES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,17 @@ absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
 absl::StatusOr<std::vector<Bytes>> ReadStateBytesFile(const std::string& path);
 absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
                                                    const std::string& source_name);
+
+// Fixed flags: 1 (the object stays on its current slot) or 0.
+absl::StatusOr<std::vector<uint8_t>> ReadFixedFlagsFile(const std::string& path);
+absl::StatusOr<std::vector<uint8_t>> ParseFixedFlags(const std::string& text,
+                                                     const std::string& source_name);
+
+// Background loads, one per slot: numbers as for loads ("bg.txt:3: expected the
+// background load of slot 2 ...").
+absl::StatusOr<std::vector<double>> ReadBackgroundLoadsFile(const std::string& path);
+absl::StatusOr<std::vector<double>> ParseBackgroundLoads(const std::string& text,
+                                                         const std::string& source_name);
 
 }  // namespace hopmap
 

@@ -16,10 +16,14 @@ BalanceOptions BalanceOptionsFromProto(const v1::Balance& balance) {
 
 BalanceInput BalanceInputFromProto(const v1::Balance& balance, const TaskGraph& graph,
                                    const Allocation& allocation) {
-  return BalanceInput{
+  BalanceInput input{
       graph, allocation, std::span<const double>(balance.loads().data(), balance.loads_size()),
       std::span<const SlotId>(balance.current_slot().data(), balance.current_slot_size()),
       std::span<const Bytes>(balance.state_bytes().data(), balance.state_bytes_size())};
+  input.fixed = std::span<const bool>(balance.fixed().data(), balance.fixed_size());
+  input.background_load =
+      std::span<const double>(balance.background_load().data(), balance.background_load_size());
+  return input;
 }
 
 void BalanceReportToProto(const LoadBalanceReport& r, v1::BalanceReply* out) {

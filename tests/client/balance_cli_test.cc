@@ -11,6 +11,7 @@
 namespace hopmap {
 namespace {
 
+using ::hopmap::testing::ReadFile;
 using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
@@ -82,6 +83,52 @@ TEST(BalanceCliTest, RemapsFromTheCurrentPlacementAndEvalAgrees) {
             64u);
   EXPECT_THAT(perm.err, HasSubstr("64 objects on 16 slots"));
   EXPECT_THAT(perm.err, HasSubstr("max/avg load"));
+}
+
+// A runtime's non-migratable objects (--fixed) and other work on the cores
+// (--background): the fixed objects stay, the background counts in the loads.
+TEST(BalanceCliTest, FixedObjectsStayAndBackgroundCounts) {
+  const std::string loads = LoadsFile();
+  const std::string current = kTmp + "/balance_fixed_current.perm";
+  const auto greedy = RunHopmap("map " + kProblem + " --loads " + loads +
+                                " --algorithm greedy-lb --format perm -q -o " + current);
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.err;
+  std::string fixed_text = "# the heavy objects stay\n";
+  for (int t = 0; t < 64; ++t) absl::StrAppend(&fixed_text, t < 8 ? "1\n" : "0\n");
+  const std::string fixed = kTmp + "/balance_fixed.txt";
+  WriteFile(fixed, fixed_text);
+  std::string background_text;
+  for (int s = 0; s < 16; ++s) absl::StrAppend(&background_text, s == 15 ? "3\n" : "0\n");
+  const std::string background = kTmp + "/balance_background.txt";
+  WriteFile(background, background_text);
+  const auto r = RunHopmap("map " + kProblem + " --loads " + loads + " --initial " + current +
+                           " --fixed " + fixed + " --background " + background +
+                           " --imbalance 0.2 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> start = absl::StrSplit(ReadFile(current), '\n', absl::SkipEmpty());
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(j["slot_of_task"][t].get<int>(), std::stoi(start[t])) << "object " << t;
+  }
+  const auto& b = j["balance"];
+  EXPECT_DOUBLE_EQ(b["total_load"].get<double>(), 88 + 3);
+  EXPECT_GE(b["load_of_slot"][15].get<double>(), 3);
+  EXPECT_TRUE(b["balanced"].get<bool>()) << b["note"];
+  // Mistakes name the file and line, or the missing flag.
+  const std::string bad = kTmp + "/balance_bad_background.txt";
+  WriteFile(bad, "0\n0\nbusy\n");
+  const auto bad_background = RunHopmap("map " + kProblem + " --loads " + loads +
+                                        " --background " + bad);
+  EXPECT_NE(bad_background.exit_code, 0);
+  EXPECT_THAT(bad_background.err, HasSubstr("balance_bad_background.txt:3: expected the "
+                                            "background load of slot 2"));
+  const auto short_background = RunHopmap("map " + kProblem + " --loads " + loads +
+                                          " --background " + fixed);
+  EXPECT_NE(short_background.exit_code, 0);
+  EXPECT_THAT(short_background.err, HasSubstr("background load: 64 entries for 16 slots"));
+  const auto no_initial = RunHopmap("map " + kProblem + " --loads " + loads + " --fixed " + fixed);
+  EXPECT_NE(no_initial.exit_code, 0);
+  EXPECT_THAT(no_initial.err, HasSubstr("--fixed keeps objects on their current slots"));
 }
 
 TEST(BalanceCliTest, UserErrorsNameTheProblem) {

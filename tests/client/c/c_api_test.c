@@ -181,6 +181,47 @@ int main(void) {
             (long long)moved.baseline_hop_bytes);
       hopmap_map_result_free(&moved);
     }
+
+    /* Non-migratable objects and background load (a Charm++ balancer's view):
+     * every fifth object stays, slots 0-3 carry 4 units of other work. The loads
+     * are whole numbers: with 304 units on 32 slots a cap of 1.05 x 9.5 lets a
+     * slot hold 9 and cannot be met (the daemon says so); 1.15 lets it hold 10. */
+    unsigned char fixed[kObjects];
+    for (int t = 0; t < kObjects; ++t) fixed[t] = t % 5 == 0;
+    double background[32] = {0};
+    for (int s = 0; s < 4; ++s) background[s] = 4.0;
+    request.max_migrations = -1;
+    request.imbalance = 0.15;
+    request.fixed = fixed;
+    request.background_load = background;
+    request.num_background_loads = 32;
+    hopmap_map_result pinned;
+    status = hopmap_map(client, &request, &pinned, &error);
+    CHECK(status == HOPMAP_OK, "%s: %s", hopmap_status_name(status), error ? error : "");
+    hopmap_free_string(error);
+    error = NULL;
+    if (status == HOPMAP_OK) {
+      for (int t = 0; t < kObjects; t += 5)
+        CHECK(pinned.slot_of_object[t] == placed.slot_of_object[t], "fixed object %d moved", t);
+      CHECK(pinned.balanced == 1, "not balanced: %s", pinned.note);
+      double sum = 0;
+      for (int64_t s = 0; s < pinned.num_slots; ++s) sum += pinned.load_of_slot[s];
+      CHECK(sum > 255.9 + 32 + 16 && sum < 256.1 + 32 + 16, "total load %g with background", sum);
+      CHECK(pinned.load_of_slot[0] >= 4.0, "slot 0 carries %g", pinned.load_of_slot[0]);
+      hopmap_map_result_free(&pinned);
+    }
+    /* A background list of the wrong length is refused, naming the field. */
+    request.num_background_loads = 31;
+    status = hopmap_map(client, &request, &pinned, &error);
+    CHECK(status == HOPMAP_INVALID_ARGUMENT && error &&
+              strstr(error, "background load: 31 entries for 32 slots") != NULL,
+          "%s: %s", hopmap_status_name(status), error ? error : "(null)");
+    hopmap_free_string(error);
+    error = NULL;
+    request.imbalance = 0.05;
+    request.fixed = NULL;
+    request.background_load = NULL;
+    request.num_background_loads = 0;
     request.current_slot = NULL;
     request.max_migrations = -1;
     request.loads = loads;

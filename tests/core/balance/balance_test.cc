@@ -317,6 +317,92 @@ TEST(BalancedSolveTest, RuntimeBalancersKeepTheirPromises) {
   EXPECT_TRUE(std::is_sorted(block.begin(), block.end()));
 }
 
+// A runtime's non-migratable objects and background load: every balancer leaves
+// the fixed objects where they are and balances the slots' whole loads.
+TEST(BalancedSolveTest, FixedObjectsStayAndBackgroundLoadCounts) {
+  const TaskGraph graph = Generate("stencil2d-5", {16, 16});
+  const Allocation allocation = WholeTorus({4, 4}, 2);
+  const std::vector<double> loads = RandomLoads(256, 0.5, 1.5, 3);
+  std::vector<SlotId> current(256);
+  for (TaskId t = 0; t < 256; ++t) current[t] = (t * 37) % 32;  // scattered
+  bool fixed[256] = {};
+  for (TaskId t = 0; t < 256; t += 7) fixed[t] = true;
+  std::vector<double> background(32, 0.0);
+  for (SlotId s = 0; s < 8; ++s) background[s] = 3.0;  // a quarter of the slots are busy
+  BalanceInput input{graph, allocation, loads, current};
+  input.fixed = fixed;
+  input.background_load = background;
+  const double total = std::accumulate(loads.begin(), loads.end(), 0.0) + 8 * 3.0;
+  for (const std::string algorithm :
+       {"auto", "partition", "migrate", "greedy-lb", "refine-lb", "block"}) {
+    SCOPED_TRACE(algorithm);
+    const MappingReport report = Solve(input, algorithm);
+    ASSERT_TRUE(report.balance.has_value());
+    for (TaskId t = 0; t < 256; t += 7) EXPECT_EQ(report.slot_of_task[t], current[t]) << t;
+    const LoadBalanceReport& b = *report.balance;
+    EXPECT_NEAR(b.total_load, total, 1e-9);
+    EXPECT_NEAR(b.avg_load, total / 32, 1e-9);
+    EXPECT_NEAR(b.max_load, MaxSlotLoad(input, report.slot_of_task), 1e-9);
+    EXPECT_GE(b.load_of_slot[0], 3.0);
+    if (algorithm != "block") {
+      EXPECT_TRUE(b.balanced) << b.note << " max " << b.max_load << " avg " << b.avg_load;
+    }
+    EXPECT_EQ(report.hop_bytes, BruteHopBytes(graph, allocation, report.slot_of_task));
+  }
+  // Without the background, the same placement would look balanced differently:
+  // the busy slots get less of the objects' load than the others.
+  const MappingReport report = Solve(input, "auto");
+  double busy = 0;
+  double idle = 0;
+  for (TaskId t = 0; t < 256; ++t) {
+    (report.slot_of_task[t] < 8 ? busy : idle) += loads[t];
+  }
+  EXPECT_LT(busy / 8, idle / 24);
+}
+
+TEST(BalancedSolveTest, FixedLoadAboveTheCapIsReported) {
+  const TaskGraph graph = Generate("ring", {}, 40);
+  const Allocation allocation = WholeTorus({4}, 2);
+  std::vector<double> background(8, 0.0);
+  background[5] = 20;  // average (40 + 20) / 8 = 7.5
+  BalanceInput input{graph, allocation};
+  input.background_load = background;
+  const MappingReport report = Solve(input, "auto");
+  ASSERT_TRUE(report.balance.has_value());
+  EXPECT_FALSE(report.balance->balanced);
+  EXPECT_THAT(report.balance->note,
+              HasSubstr("slot 5 carries 20 of background load and fixed objects"));
+  EXPECT_DOUBLE_EQ(report.balance->load_of_slot[5], 20);  // no object joins it
+}
+
+TEST(BalanceInputTest, RefusesBadFixedAndBackgroundFields) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({2, 2}, 1);
+  const BalanceOptions defaults;
+  bool fixed[16] = {};
+  fixed[3] = true;
+  BalanceInput input{graph, allocation};
+  input.fixed = fixed;
+  EXPECT_THAT(std::string(ValidateBalanceInput(input, defaults).message()),
+              HasSubstr("fixed objects stay on their current slot"));
+  const std::vector<SlotId> current(16, 0);
+  input.current_slot = current;
+  EXPECT_TRUE(ValidateBalanceInput(input, defaults).ok());
+  input.fixed = std::span<const bool>(fixed, 15);
+  EXPECT_THAT(std::string(ValidateBalanceInput(input, defaults).message()),
+              HasSubstr("fixed: 15 entries for 16 objects"));
+  input.fixed = {};
+  std::vector<double> background(3, 0.0);
+  input.background_load = background;
+  EXPECT_THAT(std::string(ValidateBalanceInput(input, defaults).message()),
+              HasSubstr("background load: 3 entries for 4 slots"));
+  background.assign(4, 0.0);
+  background[2] = -1;
+  input.background_load = background;
+  EXPECT_THAT(std::string(ValidateBalanceInput(input, defaults).message()),
+              HasSubstr("background load: slot 2 has load -1"));
+}
+
 TEST(BalancedSolveTest, ErrorsAreClear) {
   const TaskGraph graph = Generate("ring", {}, 10);
   const Allocation allocation = WholeTorus({2}, 1);

@@ -1,4 +1,4 @@
-// The per-object value files of load balancing (--loads, --state-bytes).
+// The value files of load balancing (--loads, --state-bytes, --fixed, --background).
 #include "core/io/object_values.h"
 
 #include <string>
@@ -34,6 +34,21 @@ TEST(ObjectValuesTest, ErrorsNameTheFileLineAndObject) {
   EXPECT_EQ(ParseStateBytes("5\n1.5\n", "b.txt").status().message(),
             "b.txt:2: expected the state bytes of object 1 (an integer >= 0), got '1.5'");
   EXPECT_EQ(ReadLoadsFile("/nonexistent/l.txt").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ParseFixedFlags("1\n0\nyes\n", "f.txt").status().message(),
+            "f.txt:3: expected the fixed flag of object 2 (1: stays on its current slot, 0: may "
+            "move), got 'yes'");
+  EXPECT_EQ(ParseBackgroundLoads("0\n-1\n", "bg.txt").status().message(),
+            "bg.txt:2: expected the background load of slot 1 (a number from 0 to 1e+15), got "
+            "'-1'");
+}
+
+TEST(ObjectValuesTest, ReadsFixedFlagsAndBackgroundLoads) {
+  absl::StatusOr<std::vector<uint8_t>> fixed = ParseFixedFlags("1\n0 # moves\n1\n", "f.txt");
+  ASSERT_TRUE(fixed.ok()) << fixed.status();
+  EXPECT_THAT(*fixed, ElementsAre(1, 0, 1));
+  absl::StatusOr<std::vector<double>> background = ParseBackgroundLoads("0.5\n0\n", "bg.txt");
+  ASSERT_TRUE(background.ok()) << background.status();
+  EXPECT_THAT(*background, ElementsAre(0.5, 0.0));
 }
 
 }  // namespace
