@@ -9,9 +9,17 @@
 # ResumeFromSync, mean over chares) and the mean iteration time (noisy on a shared
 # 2-core machine: reported, not asserted).
 #
-# Needs a built Charm++ (bash deploy/charm/build-charm.sh) and the CMake build.
+# CHARM_TARGET=netlrts-linux-x86_64 runs P processes through charmrun ++local with
+# +skip_cpu_topology, so that Charm++ counts each process as a physical node and its
+# TopoManager reports a P x 1 x 1 torus: ScotchTopoLB then maps onto the same ring
+# as the model, torus:P (the default MACHINE there). The multicore build (default) is
+# one process: TopoManager reports 1 x 1 x 1 and ScotchTopoLB puts everything on PE 0.
+#
+# Needs a built Charm++ (bash deploy/charm/build-charm.sh, with the same CHARM_TARGET)
+# and the CMake build.
 # Usage: bash bench/charm_compare.sh
-# Environment: P (8), MACHINE (torus:2x2x2:cores=1), BX, BY (16), BLOCK (128),
+# Environment: CHARM_TARGET (multicore-linux-x86_64), P (8), MACHINE
+#   (torus:2x2x2:cores=1; netlrts: torus:P:cores=1), BX, BY (16), BLOCK (128),
 #   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB ScotchLB
 #   ScotchTopoLB HopmapLB"; the Scotch ones need libscotch-dev when client/charm/build.sh runs),
 #   HOPMAPLB_OPTIONS (more +hopmap... options, e.g. "+hopmapMaxMigrations 64"),
@@ -19,8 +27,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build}
+TARGET=${CHARM_TARGET:-multicore-linux-x86_64}
 P=${P:-8}
-MACHINE=${MACHINE:-torus:2x2x2:cores=1}
+if [[ $TARGET == netlrts-* ]]; then
+  MACHINE=${MACHINE:-torus:$P:cores=1}
+else
+  MACHINE=${MACHINE:-torus:2x2x2:cores=1}
+fi
 BX=${BX:-16}
 BY=${BY:-16}
 BLOCK=${BLOCK:-128}
@@ -29,8 +42,10 @@ LB_EVERY=${LB_EVERY:-10}
 STRATEGIES=${STRATEGIES:-GreedyLB RefineLB MetisLB ScotchLB ScotchTopoLB HopmapLB}
 HOPMAP=$(realpath "$BUILD/client/hopmap")
 HOPMAPD=$(realpath "$BUILD/server/hopmapd/hopmapd")
-charm=$(bash deploy/charm/build-charm.sh --find) ||
-  { echo "${0##*/}: Charm++ is not built: bash deploy/charm/build-charm.sh" >&2; exit 1; }
+charm=$(CHARM_TARGET=$TARGET bash deploy/charm/build-charm.sh --find) || {
+  echo "${0##*/}: Charm++ ($TARGET) is not built: CHARM_TARGET=$TARGET bash deploy/charm/build-charm.sh" >&2
+  exit 1
+}
 command -v jq >/dev/null || { echo "${0##*/}: jq not found" >&2; exit 1; }
 source bench/hopmapd_common.sh
 hopmapd_workdir charm_compare
@@ -39,14 +54,22 @@ bash client/charm/build.sh "$charm" "$BUILD" "$TMP/bin" >"$TMP/build.log" 2>&1 |
 start_hopmapd "$TMP/d.out" "$TMP/d.log" --threads 2
 "$HOPMAP" gen stencil2d-5 --dims "${BX}x${BY}" --wrap --bytes $((BLOCK * 8)) -o "$TMP/g.edgelist"
 
-echo "jacobi2d ${BX}x${BY} chares of ${BLOCK}^2, $ITERATIONS iterations, LB every $LB_EVERY, +p$P as $MACHINE"
+if [[ $TARGET == netlrts-* ]]; then
+  launch=("$TMP/bin/charmrun" ++local +p"$P" "$TMP/bin/jacobi2d")
+  charm_flags=(+skip_cpu_topology)
+else
+  launch=("$TMP/bin/jacobi2d" +p"$P")
+  charm_flags=()
+fi
+charm_flags+=(+setcpuaffinity)
+echo "jacobi2d ${BX}x${BY} chares of ${BLOCK}^2, $ITERATIONS iterations, LB every $LB_EVERY, +p$P ($TARGET) as $MACHINE"
 printf "%-10s %12s %8s %9s %12s %12s  %s\n" strategy hop-bytes max/avg migrated "lb step s" "iteration s" note
 for lb in $STRATEGIES; do
   extra=()
   # shellcheck disable=SC2206  # the options are words
   [[ $lb == HopmapLB ]] && extra=(+hopmapServer "$HOPMAPD_ADDRESS" +hopmapMachine "$MACHINE"
     +hopmapPesPerNode 1 ${HOPMAPLB_OPTIONS:-})
-  "$TMP/bin/jacobi2d" +p"$P" +setcpuaffinity "$BX" "$BY" "$BLOCK" "$ITERATIONS" "$LB_EVERY" \
+  "${launch[@]}" "${charm_flags[@]}" "$BX" "$BY" "$BLOCK" "$ITERATIONS" "$LB_EVERY" \
     "$TMP/$lb.txt" +balancer "$lb" "${extra[@]}" >"$TMP/$lb.out" 2>&1 ||
     { echo "$lb failed:"; tail -20 "$TMP/$lb.out"; continue; }
   awk '!/^#/ {print $2}' "$TMP/$lb.txt" >"$TMP/$lb.perm"

@@ -26,6 +26,7 @@ struct Options {
   double migration_cost = 0;     // +hopmapMigrationCost C (hop-bytes per byte of state)
   double deadline_seconds = 10;  // +hopmapDeadline S: the whole call
   bool print_moves = false;      // +hopmapPrintMoves: a line of FROM->TO:COUNT per step
+  bool background = true;        // +hopmapNoBackground: do not send the PEs' background load
 };
 Options options;
 
@@ -71,6 +72,8 @@ void lbinit() {
                       "HopmapLB: seconds a step may wait for hopmapd (10)");
   options.print_moves =
       CmiGetArgFlagDesc(argv, "+hopmapPrintMoves", "HopmapLB: print the moves by PE each step");
+  options.background = !CmiGetArgFlagDesc(
+      argv, "+hopmapNoBackground", "HopmapLB: do not count the PEs' background load");
   LBRegisterBalancer<HopmapLB>("HopmapLB",
                                "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
@@ -126,11 +129,27 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   std::vector<int32_t> current(n);
   // What a migration moves: the object's packed size as Charm++ last measured it.
   std::vector<int64_t> state_bytes(n);
+  // Objects Charm++ may not migrate stay where they are (hopmapd keeps them home).
+  std::vector<unsigned char> fixed(n);
   for (int i = 0; i < n; ++i) {
     loads[i] = graph.vertices[i].getVertexLoad();
     current[i] = graph.vertices[i].getCurrentPe();
     state_bytes[i] =
         std::max<int64_t>(1, static_cast<int64_t>(pup_decodeSize(stats.objData[i].pupSize)));
+    fixed[i] = graph.vertices[i].isMigratable() ? 0 : 1;
+  }
+  // Each PE's background load: its busy time outside the objects (as GreedyLB and
+  // the other Charm++ strategies count it through ProcArray).
+  if (static_cast<int>(stats.procs.size()) != pes) {
+    return "the load database has " + std::to_string(stats.procs.size()) + " PEs, not " +
+           std::to_string(pes);
+  }
+  std::vector<double> background(pes);
+  for (int pe = 0; pe < pes; ++pe) {
+    if (!stats.procs[pe].available) {
+      return "PE " + std::to_string(pe) + " is not available (hopmapd places on every PE)";
+    }
+    background[pe] = options.background ? std::max(0.0, stats.procs[pe].bg_walltime) : 0.0;
   }
 
   hopmap_connect_options connect;
@@ -164,6 +183,9 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   request.imbalance = options.imbalance;
   request.current_slot = current.data();
   request.state_bytes = state_bytes.data();
+  request.fixed = fixed.data();
+  request.background_load = background.data();
+  request.num_background_loads = pes;
   request.max_migrations = options.max_migrations;
   request.migration_cost = options.migration_cost;
   request.algorithm = options.algorithm.empty() ? nullptr : options.algorithm.c_str();
@@ -221,14 +243,14 @@ void HopmapLB::work(LDStats* stats) {
     return;
   }
   int moved = 0;
-  int pinned = 0;
   std::map<std::pair<int, int>, int> moves_by_pe;  // (from PE, to PE) -> objects
   for (size_t i = 0; i < graph.vertices.size(); ++i) {
     CkVertex& v = graph.vertices[i];
     if (new_pe[i] == v.getCurrentPe()) continue;
     if (!v.isMigratable()) {
-      ++pinned;  // stays: hopmapd does not know which objects cannot move
-      continue;
+      // hopmapd was told it is fixed: an answer that moves it is not applied at all.
+      CkPrintf("HopmapLB> placement kept: hopmapd moved non-migratable object %zu\n", i);
+      return;
     }
     ++moves_by_pe[{v.getCurrentPe(), new_pe[i]}];
     v.setNewPe(new_pe[i]);
@@ -243,8 +265,7 @@ void HopmapLB::work(LDStats* stats) {
     }
     CkPrintf("HopmapLB> moves:%s\n", line.c_str());
   }
-  CkPrintf("HopmapLB> %s; %d migrated%s in %.3f s\n", summary.c_str(), moved,
-           pinned > 0 ? (", " + std::to_string(pinned) + " not migratable kept").c_str() : "",
+  CkPrintf("HopmapLB> %s; %d migrated in %.3f s\n", summary.c_str(), moved,
            CkWallTimer() - start);
 }
 

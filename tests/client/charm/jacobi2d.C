@@ -1,5 +1,5 @@
 // A 2-D Jacobi stencil of chares for HopmapLB's tests and bench: `jacobi2d BX BY
-// BLOCK ITERATIONS LB_EVERY OUT`. BX x BY chares (periodic), each a BLOCK x BLOCK
+// BLOCK ITERATIONS LB_EVERY OUT [PIN_EVERY]`. BX x BY chares (periodic), each a BLOCK x BLOCK
 // block of doubles, exchange BLOCK-double halos with their four neighbours every
 // iteration. A hot spot drifts across the grid (from x = BX/4 to 3BX/4): a chare
 // repeats its sweep 1 + 3 exp(-d^2 / 2s^2) times (rounded), d its distance to the
@@ -9,7 +9,8 @@
 // and the mean iteration time, and writes OUT: one
 // line per chare "ID PE LOAD" (ID = x + BX y; LOAD its mean work factor over the
 // iterations before the last balancing step: the load that step saw), so `hopmap
-// eval --balance` can measure the final placement.
+// eval --balance` can measure the final placement. With PIN_EVERY = k > 0, every
+// k-th chare (by ID) is not migratable (setMigratable(false)): it must stay put.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -24,6 +25,7 @@
 /* readonly */ int blockSize;
 /* readonly */ int iterations;
 /* readonly */ int lbEvery;
+/* readonly */ int pinEvery;
 
 namespace {
 
@@ -50,8 +52,8 @@ struct Placed {
 class Main : public CBase_Main {
  public:
   explicit Main(CkArgMsg* m) {
-    if (m->argc != 7) {
-      CkPrintf("usage: jacobi2d BX BY BLOCK ITERATIONS LB_EVERY OUT\n");
+    if (m->argc != 7 && m->argc != 8) {
+      CkPrintf("usage: jacobi2d BX BY BLOCK ITERATIONS LB_EVERY OUT [PIN_EVERY]\n");
       CkExit(2);
     }
     blocksX = atoi(m->argv[1]);
@@ -60,9 +62,11 @@ class Main : public CBase_Main {
     iterations = atoi(m->argv[4]);
     lbEvery = atoi(m->argv[5]);
     out_ = m->argv[6];
+    pinEvery = m->argc == 8 ? atoi(m->argv[7]) : 0;
     delete m;
-    if (blocksX < 3 || blocksY < 3 || blockSize < 1 || iterations < 1 || lbEvery < 1) {
-      CkPrintf("jacobi2d: BX and BY must be >= 3, the others >= 1\n");
+    if (blocksX < 3 || blocksY < 3 || blockSize < 1 || iterations < 1 || lbEvery < 1 ||
+        pinEvery < 0) {
+      CkPrintf("jacobi2d: BX and BY must be >= 3, PIN_EVERY >= 0, the others >= 1\n");
       CkExit(2);
     }
     mainProxy = thisProxy;
@@ -125,6 +129,9 @@ class Block : public CBase_Block {
       public : Block()
       : values_((blockSize + 2) * (blockSize + 2), 0.0), next_(values_) {
     usesAtSync = true;
+    if (pinEvery > 0 && (thisIndex.x + blocksX * thisIndex.y) % pinEvery == 0) {
+      setMigratable(false);
+    }
     for (int i = 0; i < blockSize; ++i) values_[At(i + 1, 1)] = 1.0;  // a warm edge
   }
   explicit Block(CkMigrateMessage*) {}
