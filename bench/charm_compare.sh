@@ -23,6 +23,8 @@
 #   ITERATIONS (60), LB_EVERY (10), STRATEGIES ("GreedyLB RefineLB MetisLB ScotchLB
 #   ScotchTopoLB HopmapLB"; the Scotch ones need libscotch-dev when client/charm/build.sh runs),
 #   HOPMAPLB_OPTIONS (more +hopmap... options, e.g. "+hopmapMaxMigrations 64"),
+#   REPEAT (1: runs of every strategy, in turn, a row each; then the median of the
+#   hop-bytes and migrated of each strategy),
 #   BUILD (build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -40,6 +42,7 @@ BLOCK=${BLOCK:-128}
 ITERATIONS=${ITERATIONS:-60}
 LB_EVERY=${LB_EVERY:-10}
 STRATEGIES=${STRATEGIES:-GreedyLB RefineLB MetisLB ScotchLB ScotchTopoLB HopmapLB}
+REPEAT=${REPEAT:-1}
 HOPMAP=$(realpath "$BUILD/client/hopmap")
 HOPMAPD=$(realpath "$BUILD/server/hopmapd/hopmapd")
 charm=$(CHARM_TARGET=$TARGET bash deploy/charm/build-charm.sh --find) || {
@@ -63,7 +66,9 @@ else
 fi
 charm_flags+=(+setcpuaffinity)
 echo "jacobi2d ${BX}x${BY} chares of ${BLOCK}^2, $ITERATIONS iterations, LB every $LB_EVERY, +p$P ($TARGET) as $MACHINE"
-printf "%-10s %12s %8s %9s %12s %12s  %s\n" strategy hop-bytes max/avg migrated "lb step s" "iteration s" note
+printf "%-12s %12s %8s %9s %12s %12s  %s\n" strategy hop-bytes max/avg migrated "lb step s" "iteration s" note
+rows=()
+for round in $(seq "$REPEAT"); do
 for lb in $STRATEGIES; do
   extra=()
   # shellcheck disable=SC2206  # the options are words
@@ -90,5 +95,17 @@ for lb in $STRATEGIES; do
     kept=$(grep -c 'placement kept' "$TMP/$lb.out" || true)
     [[ $kept -eq 0 ]] || note="$note; $kept steps kept the placement"
   fi
-  printf "%-10s %12s %8.3f %9s %12s %12s  %s\n" "$lb" "$hb" "$ratio" "$migrated" "$lbtime" "$iter" "$note"
+  printf "%-12s %12s %8.3f %9s %12s %12s  %s\n" "$lb" "$hb" "$ratio" "$migrated" "$lbtime" "$iter" "$note"
+  rows+=("$lb $hb $migrated $ratio")
 done
+done
+if [[ $REPEAT -gt 1 ]]; then
+  echo "median over $REPEAT runs:"
+  printf "%-12s %12s %9s %8s\n" strategy hop-bytes migrated "max/avg"
+  for lb in $STRATEGIES; do
+    median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+    mine=$(printf '%s\n' "${rows[@]}" | awk -v lb="$lb" '$1 == lb')
+    printf "%-12s %12s %9s %8.3f\n" "$lb" "$(awk '{print $2}' <<<"$mine" | median)" \
+      "$(awk '{print $3}' <<<"$mine" | median)" "$(awk '{print $4}' <<<"$mine" | median)"
+  done
+fi
