@@ -23,7 +23,9 @@ std::string Getenv(const char* name) {
 void AddRemoteFlags(CLI::App& app, RemoteFlags& flags, CLI::Option* local) {
   CLI::Option* server =
       app.add_option("--server", flags.server,
-                     "Run through the hopmapd daemon at ADDR: HOST:PORT or unix:PATH (default: "
+                     "Run through the hopmapd daemon at ADDR: HOST:PORT or unix:PATH, or "
+                     "replicas: IP:PORT,IP:PORT,... or dns:///NAME:PORT (calls spread "
+                     "round-robin, retried on another when one is down) (default: "
                      "$HOPMAP_SERVER)")
           ->type_name("ADDR");
   if (local != nullptr) server->excludes(local);

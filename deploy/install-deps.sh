@@ -29,6 +29,10 @@ packages=(
   openmpi-bin scotch jq
   # libhopmap_mpi (client/mpi) is built against Open MPI and tested with its mpirun.
   libopenmpi-dev
+  # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
+  # the documented gRPC reverse proxy; the tests run both on loopback. Their services
+  # are not started here.
+  etcd-server etcd-client nginx
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
   time
   clang-format

@@ -355,6 +355,24 @@ absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Put(v1::Mach
   // take mu_, briefly, and are never held up by the fsyncs.
   absl::MutexLock write_lock(&write_mu_);
   if (absl::Status s = CheckMutable(machine.name()); !s.ok() && !absl::IsNotFound(s)) return s;
+  if (shared_store_ != nullptr) {
+    absl::StatusOr<int64_t> revision = shared_store_->Write(machine.name(), MachineToJson(machine));
+    if (!revision.ok()) return revision.status();
+    auto entry = std::make_shared<CatalogEntry>();
+    entry->model = *std::move(model);
+    entry->origin = MachineOrigin::kStored;
+    entry->machine = std::move(machine);
+    entry->shared_revision = *revision;
+    const std::string name = entry->machine.name();
+    PublishShared(std::move(entry));
+    // What the catalog serves now: this Put, or a newer change another replica made.
+    absl::StatusOr<std::shared_ptr<const CatalogEntry>> now = Get(name);
+    if (!now.ok()) {
+      return absl::AbortedError(
+          absl::StrCat("machine '", name, "' was removed by another replica meanwhile"));
+    }
+    return now;
+  }
   if (!state_dir_.empty()) {
     if (absl::Status s =
             WriteFileAtomically(MachinesDir(state_dir_), absl::StrCat(machine.name(), kJsonSuffix),
@@ -380,6 +398,12 @@ absl::Status MachineCatalog::Delete(const std::string& name) {
   if (absl::Status s = CheckMutable(name); !s.ok()) {
     if (absl::IsNotFound(s)) return Get(name).status();  // the message lists the names
     return s;
+  }
+  if (shared_store_ != nullptr) {
+    absl::StatusOr<int64_t> revision = shared_store_->Remove(name);
+    if (!revision.ok()) return revision.status();
+    ApplySharedDelete(name, *revision);
+    return absl::OkStatus();
   }
   if (!state_dir_.empty()) {
     const std::string dir = MachinesDir(state_dir_);

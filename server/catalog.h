@@ -30,6 +30,21 @@ struct CatalogEntry {
   // Distinct for every Put of a name: cache keys use it, so a replaced machine
   // never serves a stale allocation.
   uint64_t version = 0;
+  // With a shared store: the store's revision of this entry (orders the changes
+  // every replica sees); 0 otherwise.
+  int64_t shared_revision = 0;
+};
+
+// Where stored machines live when several replicas share them (etcd, server/etcd):
+// Put and Delete write there instead of the state directory, and every replica's
+// watcher of the store calls ApplySharedPut / ApplySharedDelete.
+class SharedStore {
+ public:
+  virtual ~SharedStore() = default;
+  // Stores a machine's JSON under its name; returns the store's revision of the write.
+  virtual absl::StatusOr<int64_t> Write(const std::string& name, const std::string& json) = 0;
+  // Removes it; returns the store's revision of the removal.
+  virtual absl::StatusOr<int64_t> Remove(const std::string& name) = 0;
 };
 
 class MachineCatalog {
@@ -70,6 +85,23 @@ class MachineCatalog {
 
   [[nodiscard]] const std::string& state_dir() const { return state_dir_; }
 
+  // Makes Put and Delete write `store` (not owned; it must outlive every Put and
+  // Delete) instead of the state directory, which must then be empty. Call before
+  // serving.
+  void UseSharedStore(SharedStore* store);
+  // What a watcher of the shared store saw at `revision`: a machine stored or
+  // replaced by any replica (its JSON), or removed. Changes older than what the
+  // catalog has of that name are ignored, so the order in which a replica's own
+  // Put and the watch deliver a change does not matter. An entry that cannot be
+  // served (bad JSON or model, a name other than the key's, a built-in or config
+  // name) is not published, and an older entry of that name is removed; the error
+  // says why (the caller logs it).
+  absl::Status ApplySharedPut(const std::string& name, const std::string& json, int64_t revision);
+  void ApplySharedDelete(const std::string& name, int64_t revision);
+  // After reading the whole store again at `revision` (a reconnect): stored
+  // entries whose names are not in `names` were removed meanwhile.
+  void RetainShared(const std::vector<std::string>& names, int64_t revision);
+
  private:
   MachineCatalog() = default;
   // Adds a built-in, config or stored machine while opening; `source` starts errors.
@@ -85,8 +117,16 @@ class MachineCatalog {
   void Reject(const std::string& path, const std::string& stem, const absl::Status& why)
       ABSL_LOCKS_EXCLUDED(mu_);
 
+  // Publishes a stored entry unless the catalog has a newer change of its name
+  // (shared_revision, or a removal at a later revision). Takes mu_.
+  void PublishShared(std::shared_ptr<CatalogEntry> entry) ABSL_LOCKS_EXCLUDED(mu_);
+
   std::string config_path_;
   std::string state_dir_;
+  SharedStore* shared_store_ = nullptr;
+  // Name -> the shared store's revision of its latest removal (so that a late
+  // publish of an older Put does not bring a removed machine back).
+  absl::flat_hash_map<std::string, int64_t> removed_at_ ABSL_GUARDED_BY(mu_);
   // Serialises Put/Delete (file write + publish) without holding readers up;
   // taken before mu_.
   absl::Mutex write_mu_ ABSL_ACQUIRED_BEFORE(mu_);

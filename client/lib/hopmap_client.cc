@@ -8,9 +8,15 @@
 #include <sstream>
 #include <utility>
 
+#include <arpa/inet.h>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/wrappers.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -70,7 +76,85 @@ bool Connected(grpc::Channel& channel, double timeout_seconds) {
   return true;
 }
 
+// Every channel balances its calls over the addresses it resolves (several
+// replicas: a list, or a DNS name with several records) and retries UNAVAILABLE
+// (a replica that went away, even mid-call) on the others. The calls retried are
+// the ones that change nothing; PutMachine and DeleteMachine are not retried.
+constexpr char kServiceConfig[] = R"json({
+  "loadBalancingConfig": [{"round_robin": {}}],
+  "methodConfig": [{
+    "name": [
+      {"service": "hopmap.v1.Mapper", "method": "Map"},
+      {"service": "hopmap.v1.Mapper", "method": "MapStream"},
+      {"service": "hopmap.v1.Mapper", "method": "Evaluate"},
+      {"service": "hopmap.v1.Mapper", "method": "Analyze"},
+      {"service": "hopmap.v1.Mapper", "method": "ListMachines"},
+      {"service": "hopmap.v1.Mapper", "method": "GetMachine"}
+    ],
+    "retryPolicy": {
+      "maxAttempts": 5,
+      "initialBackoff": "0.05s",
+      "maxBackoff": "1s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+})json";
+
 }  // namespace
+
+absl::StatusOr<std::string> ChannelTarget(const std::string& address) {
+  if (address.find(',') == std::string::npos) return address;
+  // A list of replicas: gRPC's ipv4:/ipv6: targets take several IP:PORT entries.
+  std::string family;
+  std::vector<std::string> entries;
+  for (absl::string_view entry : absl::StrSplit(address, ',')) {
+    entry = absl::StripAsciiWhitespace(entry);
+    std::string host;
+    std::string port;
+    if (!entry.empty() && entry.front() == '[') {
+      const size_t close = entry.find("]:");
+      if (close == absl::string_view::npos) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("address: '", entry, "' in the list is not [IPV6]:PORT"));
+      }
+      host = std::string(entry.substr(1, close - 1));
+      port = std::string(entry.substr(close + 2));
+    } else {
+      const size_t colon = entry.rfind(':');
+      if (colon == absl::string_view::npos) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("address: '", entry, "' in the list has no port (IP:PORT)"));
+      }
+      host = std::string(entry.substr(0, colon));
+      port = std::string(entry.substr(colon + 1));
+    }
+    int port_number = 0;
+    if (!absl::SimpleAtoi(port, &port_number) || port_number < 1 || port_number > 65535) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("address: '", entry, "' in the list has no port 1..65535"));
+    }
+    in6_addr v6;
+    in_addr v4;
+    const std::string this_family = inet_pton(AF_INET, host.c_str(), &v4) == 1    ? "ipv4"
+                                    : inet_pton(AF_INET6, host.c_str(), &v6) == 1 ? "ipv6"
+                                                                                  : "";
+    if (this_family.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "address: '", entry,
+          "' in the list is not an IP address; a list takes IP:PORT entries, for host names "
+          "use dns:///NAME:PORT (every address the name resolves to is used)"));
+    }
+    if (!family.empty() && family != this_family) {
+      return absl::InvalidArgumentError(
+          "address: the list mixes IPv4 and IPv6 entries; give one family");
+    }
+    family = this_family;
+    entries.push_back(this_family == "ipv6" ? absl::StrCat("[", host, "]:", port)
+                                            : absl::StrCat(host, ":", port));
+  }
+  return absl::StrCat(family, ":", absl::StrJoin(entries, ","));
+}
 
 HopmapClient::HopmapClient(std::string address, std::string token,
                            std::shared_ptr<grpc::Channel> channel)
@@ -104,11 +188,13 @@ absl::StatusOr<std::unique_ptr<HopmapClient>> HopmapClient::Connect(const Connec
     ssl.pem_root_certs = pem.str();
     credentials = grpc::SslCredentials(ssl);
   }
+  absl::StatusOr<std::string> target = ChannelTarget(options.address);
+  if (!target.ok()) return target.status();
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(static_cast<int>(options.max_message_bytes));
   args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
-  std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(options.address, credentials, args);
+  args.SetServiceConfigJSON(kServiceConfig);
+  std::shared_ptr<grpc::Channel> channel = grpc::CreateCustomChannel(*target, credentials, args);
   if (channel == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("address: cannot open a channel to '", options.address, "'"));
@@ -150,6 +236,11 @@ absl::Status HopmapClient::FromGrpc(const grpc::Status& status, double deadline_
   const auto code = static_cast<absl::StatusCode>(status.error_code());
   switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
+      // hopmapd answered, but its shared catalog (etcd) did not.
+      if (absl::StartsWith(status.error_message(), "the shared catalog (")) {
+        return absl::Status(code, absl::StrCat("hopmapd at ", address_, ": ",
+                                               status.error_message()));
+      }
       return absl::Status(
           code, absl::StrCat("cannot reach hopmapd at ", address_, ": ", status.error_message()));
     case grpc::StatusCode::DEADLINE_EXCEEDED:

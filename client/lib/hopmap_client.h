@@ -39,7 +39,9 @@
 namespace hopmap::client {
 
 struct ConnectOptions {
-  // "HOST:PORT" (e.g. "127.0.0.1:50051", "[::1]:50051") or "unix:PATH".
+  // "HOST:PORT" (e.g. "127.0.0.1:50051", "[::1]:50051"), "unix:PATH", or several
+  // replicas: "IP:PORT,IP:PORT,..." or "dns:///NAME:PORT" (calls are spread
+  // round-robin and UNAVAILABLE is retried on another; see ChannelTarget).
   std::string address;
   // Sent as "authorization: Bearer TOKEN" on every call; empty: no token.
   std::string token;
@@ -52,6 +54,12 @@ struct ConnectOptions {
   // Largest message sent or received.
   int64_t max_message_bytes = int64_t{256} << 20;
 };
+
+// The gRPC target of an address: HOST:PORT, unix:PATH and gRPC URIs (dns:///NAME:PORT,
+// ipv4:..., ...) as they are; a comma-separated list of replicas, IP:PORT each (one
+// family; [IPV6]:PORT), becomes gRPC's ipv4:/ipv6: list. InvalidArgument naming the
+// entry otherwise (a host name in a list: use dns:///NAME:PORT).
+absl::StatusOr<std::string> ChannelTarget(const std::string& address);
 
 class HopmapClient {
  public:

@@ -31,6 +31,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "server/catalog.h"
+#include "server/etcd/etcd_catalog.h"
 #include "server/hopmapd/tls_files.h"
 #include "server/service.h"
 #include "server/service_options.h"
@@ -42,6 +43,7 @@ struct DaemonFlags {
   std::vector<std::string> listen;
   std::string config;
   std::string state_dir;
+  std::string catalog;  // etcd://HOST:PORT/PREFIX: the replicas' shared catalog
   std::string tls_cert;
   std::string tls_key;
   double grace_seconds = 10.0;
@@ -158,11 +160,30 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   for (const std::string& line : (*catalog)->rejected()) {
     Say(absl::StrCat("stored machine not loaded: ", line));
   }
+  MachineCatalog* const catalog_view = catalog->get();
   absl::StatusOr<std::unique_ptr<MapperService>> service =
       MapperService::Create(*std::move(catalog), flags.service);
   if (!service.ok()) {
     Say(std::string(service.status().message()));
     return 1;
+  }
+  // The shared catalog: read once here (a replica that cannot reach etcd does not
+  // start), then watched. Its watcher writes to the catalog the service owns, so it
+  // is declared after the service: destroyed (the watcher stopped) first.
+  std::unique_ptr<EtcdCatalog> shared;
+  if (!flags.catalog.empty()) {
+    absl::StatusOr<EtcdUrl> url = ParseEtcdUrl(flags.catalog);
+    if (!url.ok()) {
+      Say(std::string(url.status().message()));
+      return 1;
+    }
+    shared = std::make_unique<EtcdCatalog>(*url, catalog_view, Say);
+    if (absl::Status s = shared->Start(); !s.ok()) {
+      Say(std::string(s.message()));
+      return 1;
+    }
+    Say(absl::StrCat("shared catalog: ", shared->Describe(), " (", catalog_view->List().size(),
+                     " machines)"));
   }
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -276,6 +297,11 @@ int main(int argc, char** argv) {
   app.add_option("--state-dir", flags.state_dir,
                  "Directory where PutMachine stores machines so they survive restarts "
                  "(default: none, not persisted)");
+  app.add_option("--catalog", flags.catalog,
+                 "etcd://HOST:PORT/PREFIX: keep stored machines in etcd, shared by every "
+                 "replica started with the same URL (each watches it); replaces --state-dir "
+                 "(docs/operations.md)")
+      ->excludes("--state-dir");
   app.add_option("--threads", o.threads, "Threads per solve (0: all hardware threads)");
   app.add_option("--max-concurrent", o.max_concurrent, "Solves running at once");
   app.add_option("--max-queued", o.max_queued,
