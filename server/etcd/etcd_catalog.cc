@@ -49,7 +49,8 @@ absl::StatusOr<EtcdUrl> ParseEtcdUrl(const std::string& url) {
   if (!absl::StartsWith(url, kScheme)) return bad("not an etcd:// URL");
   const std::string rest = url.substr(kScheme.size());
   const size_t slash = rest.find('/');
-  if (slash == std::string::npos || slash == 0) return bad("no HOST:PORT");
+  if (slash == 0) return bad("no HOST:PORT");
+  if (slash == std::string::npos) return bad("no PREFIX");
   EtcdUrl out;
   out.address = rest.substr(0, slash);
   if (out.address.find(':') == std::string::npos) return bad("no port");

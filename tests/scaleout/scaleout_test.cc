@@ -281,3 +281,30 @@ TEST_F(ScaleoutTest, NginxInFrontOfTheReplicas) {
 
 }  // namespace
 }  // namespace hopmap::testing
+
+namespace hopmap::testing {
+namespace {
+
+// hopmapd refuses to start, with one line saying why, on a bad --catalog, with
+// --state-dir beside it, and when etcd cannot be read.
+TEST(ScaleoutStartTest, ABadCatalogStopsTheReplicaWithOneLine) {
+  const std::string dir = ::testing::TempDir();
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"--catalog", "etcd://127.0.0.1:2379"}, "no PREFIX"},
+      {{"--catalog", "etcd://127.0.0.1:2379/h", "--state-dir", dir}, "excludes"},
+      {{"--catalog", absl::StrCat("etcd://127.0.0.1:", FreePort(), "/h")},
+       "cannot read the shared catalog from etcd 127.0.0.1:"},
+  };
+  for (const auto& c : cases) {
+    const std::string log = dir + "/refused.log";
+    DaemonProcess daemon;
+    EXPECT_FALSE(daemon.Start(c.args, log)) << absl::StrJoin(c.args, " ");
+    EXPECT_THAT(ReadText(log), HasSubstr(c.message)) << absl::StrJoin(c.args, " ");
+  }
+}
+
+}  // namespace
+}  // namespace hopmap::testing

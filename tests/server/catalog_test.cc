@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "proto/convert/convert.h"
 
 namespace hopmap::server {
 namespace {
@@ -587,6 +589,110 @@ TEST_F(MachineCatalogTest, ConcurrentPutAndGetStayConsistent) {
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_TRUE(MessageDifferencer::Equals((*got)->machine, entry->machine));
   }
+}
+
+}  // namespace
+}  // namespace hopmap::server
+
+namespace hopmap::server {
+namespace {
+
+// A SharedStore kept in memory with etcd's revision counting: what MachineCatalog
+// does with a store (etcd's own wire is tested in tests/scaleout).
+class MemoryStore final : public SharedStore {
+ public:
+  absl::StatusOr<int64_t> Write(const std::string& name, const std::string& json) override {
+    if (down) return absl::UnavailableError("the shared catalog (memory) is down");
+    values[name] = json;
+    return ++revision;
+  }
+  absl::StatusOr<int64_t> Remove(const std::string& name) override {
+    if (down) return absl::UnavailableError("the shared catalog (memory) is down");
+    values.erase(name);
+    return ++revision;
+  }
+  std::map<std::string, std::string> values;
+  int64_t revision = 0;
+  bool down = false;
+};
+
+v1::Machine SharedTorus(const std::string& name, std::vector<int32_t> dims) {
+  v1::Machine m;
+  m.set_name(name);
+  for (int32_t d : dims) m.mutable_torus()->add_dims(d);
+  return m;
+}
+
+TEST(SharedCatalogTest, PutAndDeleteGoThroughTheStore) {
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog = MachineCatalog::Open("", "");
+  ASSERT_TRUE(catalog.ok());
+  MemoryStore store;
+  (*catalog)->UseSharedStore(&store);
+  ASSERT_TRUE((*catalog)->Put(SharedTorus("lab", {4, 4})).ok());
+  ASSERT_EQ(store.values.count("lab"), 1u);
+  EXPECT_THAT(store.values["lab"], HasSubstr("\"lab\""));
+  EXPECT_EQ((*(*catalog)->Get("lab"))->shared_revision, 1);
+  // The store refuses: nothing changes, the error is the store's.
+  store.down = true;
+  absl::StatusOr<std::shared_ptr<const CatalogEntry>> refused =
+      (*catalog)->Put(SharedTorus("other", {2, 2}));
+  EXPECT_TRUE(absl::IsUnavailable(refused.status()));
+  EXPECT_FALSE((*catalog)->Get("other").ok());
+  EXPECT_TRUE(absl::IsUnavailable((*catalog)->Delete("lab")));
+  EXPECT_TRUE((*catalog)->Get("lab").ok());
+  store.down = false;
+  ASSERT_TRUE((*catalog)->Delete("lab").ok());
+  EXPECT_EQ(store.values.count("lab"), 0u);
+  EXPECT_FALSE((*catalog)->Get("lab").ok());
+}
+
+TEST(SharedCatalogTest, ChangesApplyInRevisionOrderWhateverTheyArriveIn) {
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> opened = MachineCatalog::Open("", "");
+  ASSERT_TRUE(opened.ok());
+  MachineCatalog& catalog = **opened;
+  const std::string v4 = MachineToJson(SharedTorus("lab", {4, 4}));
+  const std::string v8 = MachineToJson(SharedTorus("lab", {8, 8}));
+  ASSERT_TRUE(catalog.ApplySharedPut("lab", v8, 7).ok());
+  // An older put arriving late is ignored.
+  ASSERT_TRUE(catalog.ApplySharedPut("lab", v4, 5).ok());
+  EXPECT_EQ((*catalog.Get("lab"))->model->num_nodes(), 64);
+  // The same machine again keeps the entry's version (the allocation cache keys on it).
+  const uint64_t version = (*catalog.Get("lab"))->version;
+  ASSERT_TRUE(catalog.ApplySharedPut("lab", v8, 9).ok());
+  EXPECT_EQ((*catalog.Get("lab"))->version, version);
+  // A removal older than the entry is ignored; a newer one removes it, and a put
+  // older than the removal does not bring it back.
+  catalog.ApplySharedDelete("lab", 8);
+  EXPECT_TRUE(catalog.Get("lab").ok());
+  catalog.ApplySharedDelete("lab", 10);
+  EXPECT_FALSE(catalog.Get("lab").ok());
+  ASSERT_TRUE(catalog.ApplySharedPut("lab", v4, 10).ok());
+  EXPECT_FALSE(catalog.Get("lab").ok());
+  ASSERT_TRUE(catalog.ApplySharedPut("lab", v4, 11).ok());
+  EXPECT_EQ((*catalog.Get("lab"))->model->num_nodes(), 16);
+  // After a full read, what the store no longer has goes.
+  ASSERT_TRUE(catalog.ApplySharedPut("kept", MachineToJson(SharedTorus("kept", {2, 2})), 12).ok());
+  catalog.RetainShared({"kept"}, 13);
+  EXPECT_FALSE(catalog.Get("lab").ok());
+  EXPECT_TRUE(catalog.Get("kept").ok());
+}
+
+TEST(SharedCatalogTest, EntriesThatCannotBeServedAreRefusedByName) {
+  absl::StatusOr<std::unique_ptr<MachineCatalog>> opened = MachineCatalog::Open("", "");
+  ASSERT_TRUE(opened.ok());
+  MachineCatalog& catalog = **opened;
+  absl::Status bad_json = catalog.ApplySharedPut("lab", "{not json", 3);
+  EXPECT_THAT(std::string(bad_json.message()), HasSubstr("shared catalog entry 'lab'"));
+  absl::Status other_name =
+      catalog.ApplySharedPut("lab", MachineToJson(SharedTorus("elsewhere", {2})), 4);
+  EXPECT_THAT(std::string(other_name.message()), HasSubstr("holds machine 'elsewhere', not 'lab'"));
+  // A built-in name is never taken over, and the built-in stays.
+  const std::string builtin = (*catalog.List().begin())->machine.name();
+  absl::Status taken = catalog.ApplySharedPut(builtin, MachineToJson(SharedTorus(builtin, {2})), 5);
+  EXPECT_THAT(std::string(taken.message()), HasSubstr("built in"));
+  EXPECT_EQ((*catalog.Get(builtin))->origin, MachineOrigin::kBuiltin);
+  catalog.ApplySharedDelete(builtin, 6);
+  EXPECT_TRUE(catalog.Get(builtin).ok());
 }
 
 }  // namespace

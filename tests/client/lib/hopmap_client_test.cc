@@ -448,3 +448,40 @@ TEST(HopmapClientConnectTest, BadOptions) {
 
 }  // namespace
 }  // namespace hopmap::client
+
+namespace hopmap::client {
+namespace {
+
+TEST(ChannelTargetTest, ListsOfReplicasBecomeGrpcTargets) {
+  EXPECT_EQ(*ChannelTarget("127.0.0.1:50051"), "127.0.0.1:50051");
+  EXPECT_EQ(*ChannelTarget("unix:/run/hopmapd.sock"), "unix:/run/hopmapd.sock");
+  EXPECT_EQ(*ChannelTarget("dns:///hopmapd.example.org:50051"), "dns:///hopmapd.example.org:50051");
+  EXPECT_EQ(*ChannelTarget("10.0.0.1:50051, 10.0.0.2:50052,10.0.0.3:50053"),
+            "ipv4:10.0.0.1:50051,10.0.0.2:50052,10.0.0.3:50053");
+  EXPECT_EQ(*ChannelTarget("[::1]:50051,[fe80::2]:50051"), "ipv6:[::1]:50051,[fe80::2]:50051");
+}
+
+TEST(ChannelTargetTest, BadListsNameTheEntry) {
+  const struct {
+    std::string address, message;
+  } cases[] = {
+      {"10.0.0.1:50051,node7:50051", "'node7:50051' in the list is not an IP address"},
+      {"10.0.0.1:50051,10.0.0.2", "'10.0.0.2' in the list has no port"},
+      {"10.0.0.1:50051,10.0.0.2:99999", "has no port 1..65535"},
+      {"10.0.0.1:50051,[::1]:50051", "mixes IPv4 and IPv6"},
+      {"10.0.0.1:50051,[::1", "is not [IPV6]:PORT"},
+  };
+  for (const auto& c : cases) {
+    absl::StatusOr<std::string> target = ChannelTarget(c.address);
+    ASSERT_FALSE(target.ok()) << c.address;
+    EXPECT_THAT(std::string(target.status().message()), ::testing::HasSubstr(c.message))
+        << c.address;
+  }
+  // Connect refuses it before opening anything.
+  ConnectOptions options;
+  options.address = "10.0.0.1:50051,node7:50051";
+  EXPECT_TRUE(absl::IsInvalidArgument(HopmapClient::Connect(options).status()));
+}
+
+}  // namespace
+}  // namespace hopmap::client
