@@ -12,8 +12,7 @@ namespace hopmap::cli {
 
 bool BalanceFlags::active() const {
   return balance || !loads.empty() || !state_bytes.empty() || !fixed.empty() ||
-         !background.empty() ||
-         (imbalance_option != nullptr && imbalance_option->count() > 0) ||
+         !background.empty() || (imbalance_option != nullptr && imbalance_option->count() > 0) ||
          (max_migrations_option != nullptr && max_migrations_option->count() > 0) ||
          (max_migration_bytes_option != nullptr && max_migration_bytes_option->count() > 0) ||
          (migration_cost_option != nullptr && migration_cost_option->count() > 0);

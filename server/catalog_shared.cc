@@ -21,7 +21,7 @@ void MachineCatalog::PublishShared(std::shared_ptr<CatalogEntry> entry) {
   }
   if (auto it = entries_.find(name); it != entries_.end()) {
     const CatalogEntry& now = *it->second;
-    if (now.origin != MachineOrigin::kStored) return;  // never shadow built-in/config
+    if (now.origin != MachineOrigin::kStored) return;           // never shadow built-in/config
     if (now.shared_revision >= entry->shared_revision) return;  // older news
     // The same machine again (a replica's own Put coming back through the watch):
     // keep the entry, so the allocation cache keeps its version.

@@ -72,9 +72,9 @@ HOPMAP_API void hopmap_free_string(char* s);
 typedef struct hopmap_client hopmap_client;
 
 typedef struct {
-  const char* address; /* "HOST:PORT", "unix:PATH", or replicas: "IP:PORT,IP:PORT,..."
-                        * or "dns:///NAME:PORT" (round-robin, UNAVAILABLE retried on
-                        * another); required */
+  const char* address;     /* "HOST:PORT", "unix:PATH", or replicas: "IP:PORT,IP:PORT,..."
+                            * or "dns:///NAME:PORT" (round-robin, UNAVAILABLE retried on
+                            * another); required */
   const char* token;       /* sent as a bearer token; NULL or "": none */
   const char* tls_ca_file; /* PEM file of hopmapd's CA; NULL or "": plaintext */
   /* Wait at most this long for the connection (and not at all once an attempt

@@ -72,8 +72,8 @@ void lbinit() {
                       "HopmapLB: seconds a step may wait for hopmapd (10)");
   options.print_moves =
       CmiGetArgFlagDesc(argv, "+hopmapPrintMoves", "HopmapLB: print the moves by PE each step");
-  options.background = !CmiGetArgFlagDesc(
-      argv, "+hopmapNoBackground", "HopmapLB: do not count the PEs' background load");
+  options.background = !CmiGetArgFlagDesc(argv, "+hopmapNoBackground",
+                                          "HopmapLB: do not count the PEs' background load");
   LBRegisterBalancer<HopmapLB>("HopmapLB",
                                "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
@@ -265,8 +265,7 @@ void HopmapLB::work(LDStats* stats) {
     }
     CkPrintf("HopmapLB> moves:%s\n", line.c_str());
   }
-  CkPrintf("HopmapLB> %s; %d migrated in %.3f s\n", summary.c_str(), moved,
-           CkWallTimer() - start);
+  CkPrintf("HopmapLB> %s; %d migrated in %.3f s\n", summary.c_str(), moved, CkWallTimer() - start);
 }
 
 #include "HopmapLB.def.h"

@@ -1,5 +1,7 @@
 #include "client/lib/hopmap_client.h"
 
+#include <arpa/inet.h>
+
 #include <chrono>
 #include <climits>
 #include <fstream>
@@ -7,8 +9,6 @@
 #include <optional>
 #include <sstream>
 #include <utility>
-
-#include <arpa/inet.h>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -238,8 +238,8 @@ absl::Status HopmapClient::FromGrpc(const grpc::Status& status, double deadline_
     case grpc::StatusCode::UNAVAILABLE:
       // hopmapd answered, but its shared catalog (etcd) did not.
       if (absl::StartsWith(status.error_message(), "the shared catalog (")) {
-        return absl::Status(code, absl::StrCat("hopmapd at ", address_, ": ",
-                                               status.error_message()));
+        return absl::Status(code,
+                            absl::StrCat("hopmapd at ", address_, ": ", status.error_message()));
       }
       return absl::Status(
           code, absl::StrCat("cannot reach hopmapd at ", address_, ": ", status.error_message()));

@@ -134,9 +134,9 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       for (TaskId t : p.objects_on(s)) any_movable = any_movable || (p.movable(t) && p.load(t) > 0);
       stats.why_not_balanced = absl::StrCat(
           "slot ", s, " stays at load ", p.slot_load(s),
-          limited         ? ": the migration limit is reached"
-          : !any_movable  ? ": its load is background and fixed objects"
-                          : ": no object move lowers it without overloading another slot");
+          limited        ? ": the migration limit is reached"
+          : !any_movable ? ": its load is background and fixed objects"
+                         : ": no object move lowers it without overloading another slot");
     }
   }
   stats.balanced = by_load.empty() || by_load.rbegin()->first <= cap + tol;

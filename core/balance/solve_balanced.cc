@@ -135,8 +135,8 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
     }
     for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
       if (IsFixed(input, t) && out->slot_of_task[t] != input.current_slot[t]) {
-        result = absl::InternalError(absl::StrCat("algorithm ", std::string(algorithm),
-                                                  " moved fixed object ", t));
+        result = absl::InternalError(
+            absl::StrCat("algorithm ", std::string(algorithm), " moved fixed object ", t));
         return;
       }
     }

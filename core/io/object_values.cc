@@ -89,13 +89,13 @@ absl::StatusOr<std::vector<double>> ReadBackgroundLoadsFile(const std::string& p
 absl::StatusOr<std::vector<uint8_t>> ParseFixedFlags(const std::string& text,
                                                      const std::string& source_name) {
   std::vector<uint8_t> fixed;
-  absl::Status s = ForEachValue(
-      text, source_name, "fixed flag", "1: stays on its current slot, 0: may move",
-      [&](absl::string_view v) {
-        if (v != "0" && v != "1") return false;
-        fixed.push_back(v == "1" ? 1 : 0);
-        return true;
-      });
+  absl::Status s =
+      ForEachValue(text, source_name, "fixed flag", "1: stays on its current slot, 0: may move",
+                   [&](absl::string_view v) {
+                     if (v != "0" && v != "1") return false;
+                     fixed.push_back(v == "1" ? 1 : 0);
+                     return true;
+                   });
   if (!s.ok()) return s;
   return fixed;
 }

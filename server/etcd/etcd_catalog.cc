@@ -34,17 +34,17 @@ std::string PrefixEnd(std::string prefix) {
 }
 
 bool PrefixSegmentChar(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
-         c == '.' || c == '/';
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+         c == '/';
 }
 
 }  // namespace
 
 absl::StatusOr<EtcdUrl> ParseEtcdUrl(const std::string& url) {
   auto bad = [&url](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--catalog '", url, "': ", why, " (expected etcd://HOST:PORT/PREFIX, e.g. "
-        "etcd://127.0.0.1:2379/hopmap)"));
+    return absl::InvalidArgumentError(absl::StrCat("--catalog '", url, "': ", why,
+                                                   " (expected etcd://HOST:PORT/PREFIX, e.g. "
+                                                   "etcd://127.0.0.1:2379/hopmap)"));
   };
   if (!absl::StartsWith(url, kScheme)) return bad("not an etcd:// URL");
   const std::string rest = url.substr(kScheme.size());
@@ -78,10 +78,11 @@ EtcdCatalog::EtcdCatalog(EtcdUrl url, MachineCatalog* catalog, Log log, Options 
 }
 
 EtcdCatalog::~EtcdCatalog() {
-  stopping_ = true;
   {
     absl::MutexLock lock(&mu_);
+    stopping_ = true;
     if (watch_context_ != nullptr) watch_context_->TryCancel();
+    if (read_context_ != nullptr) read_context_->TryCancel();
   }
   if (watcher_.joinable()) watcher_.join();
 }
@@ -111,10 +112,19 @@ absl::StatusOr<int64_t> EtcdCatalog::ReadAll(double timeout_seconds) {
   grpc::ClientContext context;
   context.set_deadline(DeadlineAfter(timeout_seconds));
   context.set_wait_for_ready(true);  // ride out a restarting etcd within the deadline
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return absl::CancelledError("stopping");
+    read_context_ = &context;  // the destructor cancels a read waiting for etcd
+  }
   const grpc::Status s = kv_->Range(&context, request, &response);
+  {
+    absl::MutexLock lock(&mu_);
+    read_context_ = nullptr;
+  }
   if (!s.ok()) {
-    return absl::UnavailableError(absl::StrCat("cannot read the shared catalog from ", Describe(),
-                                               ": ", s.error_message()));
+    return absl::UnavailableError(
+        absl::StrCat("cannot read the shared catalog from ", Describe(), ": ", s.error_message()));
   }
   const int64_t revision = response.header().revision();
   std::vector<std::string> names;
@@ -161,10 +171,10 @@ int64_t EtcdCatalog::WatchFrom(int64_t revision) {
       if (response.canceled()) {
         // Compacted past our revision (or refused): read everything again.
         if (!stopping_) {
-          log_(absl::StrCat(Describe(), ": watch canceled (",
-                            response.cancel_reason().empty() ? "compacted"
-                                                             : response.cancel_reason(),
-                            "); reading the catalog again"));
+          log_(absl::StrCat(
+              Describe(), ": watch canceled (",
+              response.cancel_reason().empty() ? "compacted" : response.cancel_reason(),
+              "); reading the catalog again"));
         }
         break;
       }
@@ -241,9 +251,8 @@ absl::StatusOr<int64_t> EtcdCatalog::Remove(const std::string& name) {
   context.set_deadline(DeadlineAfter(options_.call_timeout_seconds));
   const grpc::Status s = kv_->DeleteRange(&context, request, &response);
   if (!s.ok()) {
-    return absl::UnavailableError(absl::StrCat(kStoreError, Describe(),
-                                               ") cannot remove machine '", name,
-                                               "': ", s.error_message()));
+    return absl::UnavailableError(absl::StrCat(kStoreError, Describe(), ") cannot remove machine '",
+                                               name, "': ", s.error_message()));
   }
   return response.header().revision();
 }

@@ -34,9 +34,9 @@ class EtcdCatalog final : public SharedStore {
  public:
   using Log = std::function<void(const std::string&)>;
   struct Options {
-    double call_timeout_seconds = 5;    // a Range, Put or DeleteRange
+    double call_timeout_seconds = 5;      // a Range, Put or DeleteRange
     double initial_timeout_seconds = 10;  // Start's first read
-    double max_backoff_seconds = 2;     // between reconnects
+    double max_backoff_seconds = 2;       // between reconnects
   };
 
   EtcdCatalog(EtcdUrl url, MachineCatalog* catalog, Log log, Options options);
@@ -74,7 +74,9 @@ class EtcdCatalog final : public SharedStore {
   std::unique_ptr<etcdserverpb::Watch::Stub> watch_;
   std::atomic<bool> stopping_{false};
   absl::Mutex mu_;
-  grpc::ClientContext* watch_context_ ABSL_GUARDED_BY(mu_) = nullptr;  // to cancel it
+  // The calls in progress, for the destructor to cancel.
+  grpc::ClientContext* watch_context_ ABSL_GUARDED_BY(mu_) = nullptr;
+  grpc::ClientContext* read_context_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::thread watcher_;
 };
 

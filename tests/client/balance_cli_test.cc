@@ -101,9 +101,9 @@ TEST(BalanceCliTest, FixedObjectsStayAndBackgroundCounts) {
   for (int s = 0; s < 16; ++s) absl::StrAppend(&background_text, s == 15 ? "3\n" : "0\n");
   const std::string background = kTmp + "/balance_background.txt";
   WriteFile(background, background_text);
-  const auto r = RunHopmap("map " + kProblem + " --loads " + loads + " --initial " + current +
-                           " --fixed " + fixed + " --background " + background +
-                           " --imbalance 0.2 --format json");
+  const auto r =
+      RunHopmap("map " + kProblem + " --loads " + loads + " --initial " + current + " --fixed " +
+                fixed + " --background " + background + " --imbalance 0.2 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   std::vector<std::string> start = absl::StrSplit(ReadFile(current), '\n', absl::SkipEmpty());
@@ -117,13 +117,13 @@ TEST(BalanceCliTest, FixedObjectsStayAndBackgroundCounts) {
   // Mistakes name the file and line, or the missing flag.
   const std::string bad = kTmp + "/balance_bad_background.txt";
   WriteFile(bad, "0\n0\nbusy\n");
-  const auto bad_background = RunHopmap("map " + kProblem + " --loads " + loads +
-                                        " --background " + bad);
+  const auto bad_background =
+      RunHopmap("map " + kProblem + " --loads " + loads + " --background " + bad);
   EXPECT_NE(bad_background.exit_code, 0);
   EXPECT_THAT(bad_background.err, HasSubstr("balance_bad_background.txt:3: expected the "
                                             "background load of slot 2"));
-  const auto short_background = RunHopmap("map " + kProblem + " --loads " + loads +
-                                          " --background " + fixed);
+  const auto short_background =
+      RunHopmap("map " + kProblem + " --loads " + loads + " --background " + fixed);
   EXPECT_NE(short_background.exit_code, 0);
   EXPECT_THAT(short_background.err, HasSubstr("background load: 64 entries for 16 slots"));
   const auto no_initial = RunHopmap("map " + kProblem + " --loads " + loads + " --fixed " + fixed);

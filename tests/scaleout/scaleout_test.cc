@@ -102,11 +102,11 @@ class ScaleoutTest : public ::testing::Test {
     etcd_ = std::make_unique<ChildProcess>();
     const std::string client = absl::StrCat("http://127.0.0.1:", etcd_client_port_);
     const std::string peer = absl::StrCat("http://127.0.0.1:", etcd_peer_port_);
-    return etcd_->Start({HOPMAP_ETCD, "--name", "scaleout", "--data-dir", dir_ + "/etcd",
-                         "--listen-client-urls", client, "--advertise-client-urls", client,
-                         "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-                         "--initial-cluster", "scaleout=" + peer},
-                        dir_ + "/etcd.log", etcd_client_port_);
+    return etcd_->Start(
+        {HOPMAP_ETCD, "--name", "scaleout", "--data-dir", dir_ + "/etcd", "--listen-client-urls",
+         client, "--advertise-client-urls", client, "--listen-peer-urls", peer,
+         "--initial-advertise-peer-urls", peer, "--initial-cluster", "scaleout=" + peer},
+        dir_ + "/etcd.log", etcd_client_port_);
   }
 
   std::string CatalogUrl() const {
@@ -161,8 +161,7 @@ TEST_F(ScaleoutTest, AMachinePutThroughOneReplicaIsServedByTheOthers) {
   ASSERT_TRUE(late.Start({"--catalog", CatalogUrl()}, dir_ + "/late.log")) << late.error();
   EXPECT_TRUE(Connect(late.address())->GetMachine("later-lab", 5).ok());
   // Built-in names cannot be taken over through the store either.
-  absl::StatusOr<v1::Machine> builtin =
-      first->PutMachine(LabMachine("bgp-8x8x8", "torus:2x2"), 10);
+  absl::StatusOr<v1::Machine> builtin = first->PutMachine(LabMachine("bgp-8x8x8", "torus:2x2"), 10);
   EXPECT_FALSE(builtin.ok());
 }
 
@@ -215,7 +214,8 @@ TEST_F(ScaleoutTest, ReplicasKeepServingWhileEtcdIsDownAndCatchUp) {
   etcd_->Stop(SIGKILL);
   // Every replica still maps on what it had.
   for (const auto& replica : replicas_) {
-    absl::StatusOr<MappingReport> r = Connect(replica->address())->Map(StencilRequest("before"), 30);
+    absl::StatusOr<MappingReport> r =
+        Connect(replica->address())->Map(StencilRequest("before"), 30);
     EXPECT_TRUE(r.ok()) << r.status();
   }
   // A change cannot be stored meanwhile, and the error says where it failed.
@@ -246,14 +246,14 @@ TEST_F(ScaleoutTest, NginxInFrontOfTheReplicas) {
   ASSERT_THAT(conf, HasSubstr("server 127.0.0.1:50051;"));
   const int port = FreePort();
   conf = absl::StrReplaceAll(
-      conf, {{"    server 127.0.0.1:50051;\n    server 127.0.0.1:50052;\n    server "
-              "127.0.0.1:50053;\n",
-              absl::StrCat("    server ", replicas_[0]->address(), ";\n    server ",
-                           replicas_[1]->address(), ";\n    server ", replicas_[2]->address(),
-                           ";\n")},
-             {"listen 127.0.0.1:50050 http2;", absl::StrCat("listen 127.0.0.1:", port, " http2;")},
-             {"pid /run/hopmapd-nginx.pid;", absl::StrCat("pid ", dir_, "/nginx.pid;")},
-             {"user www-data;", ""}});
+      conf,
+      {{"    server 127.0.0.1:50051;\n    server 127.0.0.1:50052;\n    server "
+        "127.0.0.1:50053;\n",
+        absl::StrCat("    server ", replicas_[0]->address(), ";\n    server ",
+                     replicas_[1]->address(), ";\n    server ", replicas_[2]->address(), ";\n")},
+       {"listen 127.0.0.1:50050 http2;", absl::StrCat("listen 127.0.0.1:", port, " http2;")},
+       {"pid /run/hopmapd-nginx.pid;", absl::StrCat("pid ", dir_, "/nginx.pid;")},
+       {"user www-data;", ""}});
   ASSERT_THAT(conf, HasSubstr(replicas_[2]->address()));
   {
     std::ofstream out(dir_ + "/nginx.conf");
