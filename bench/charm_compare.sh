@@ -102,8 +102,8 @@ done
 if [[ $REPEAT -gt 1 ]]; then
   echo "median over $REPEAT runs:"
   printf "%-12s %12s %9s %8s\n" strategy hop-bytes migrated "max/avg"
+  median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
   for lb in $STRATEGIES; do
-    median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
     mine=$(printf '%s\n' "${rows[@]}" | awk -v lb="$lb" '$1 == lb')
     printf "%-12s %12s %9s %8.3f\n" "$lb" "$(awk '{print $2}' <<<"$mine" | median)" \
       "$(awk '{print $3}' <<<"$mine" | median)" "$(awk '{print $4}' <<<"$mine" | median)"

@@ -355,15 +355,15 @@ absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Put(v1::Mach
   // take mu_, briefly, and are never held up by the fsyncs.
   absl::MutexLock write_lock(&write_mu_);
   if (absl::Status s = CheckMutable(machine.name()); !s.ok() && !absl::IsNotFound(s)) return s;
+  auto entry = std::make_shared<CatalogEntry>();
+  entry->model = *std::move(model);
+  entry->origin = MachineOrigin::kStored;
+  entry->machine = std::move(machine);
+  const std::string name = entry->machine.name();
   if (shared_store_ != nullptr) {
-    absl::StatusOr<int64_t> revision = shared_store_->Write(machine.name(), MachineToJson(machine));
+    absl::StatusOr<int64_t> revision = shared_store_->Write(name, MachineToJson(entry->machine));
     if (!revision.ok()) return revision.status();
-    auto entry = std::make_shared<CatalogEntry>();
-    entry->model = *std::move(model);
-    entry->origin = MachineOrigin::kStored;
-    entry->machine = std::move(machine);
     entry->shared_revision = *revision;
-    const std::string name = entry->machine.name();
     PublishShared(std::move(entry));
     // What the catalog serves now: this Put, or a newer change another replica made.
     absl::StatusOr<std::shared_ptr<const CatalogEntry>> now = Get(name);
@@ -375,21 +375,17 @@ absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Put(v1::Mach
   }
   if (!state_dir_.empty()) {
     if (absl::Status s =
-            WriteFileAtomically(MachinesDir(state_dir_), absl::StrCat(machine.name(), kJsonSuffix),
-                                MachineToJson(machine));
+            WriteFileAtomically(MachinesDir(state_dir_), absl::StrCat(name, kJsonSuffix),
+                                MachineToJson(entry->machine));
         !s.ok()) {
       return s;
     }
   }
-  auto entry = std::make_shared<CatalogEntry>();
-  entry->model = *std::move(model);
-  entry->origin = MachineOrigin::kStored;
-  entry->machine = std::move(machine);
   absl::MutexLock lock(&mu_);
   entry->version = next_version_++;
   std::shared_ptr<const CatalogEntry> published = entry;
-  entries_[entry->machine.name()] = published;
-  rejected_.erase(entry->machine.name());
+  entries_[name] = published;
+  rejected_.erase(name);
   return published;
 }
 

@@ -148,6 +148,16 @@ std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId>
   return load;
 }
 
+std::vector<double> FixedSlotLoads(const BalanceInput& input) {
+  std::vector<SlotId> pinned(input.graph.num_tasks(), kInvalidSlot);
+  PinFixedObjects(input, pinned);
+  std::vector<double> load = SlotLoads(input, {});  // the background
+  for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
+    if (pinned[t] != kInvalidSlot) load[pinned[t]] += LoadOf(input, t);
+  }
+  return load;
+}
+
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
   LoadCap cap;
   double total = 0;
@@ -161,17 +171,8 @@ LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
     }
   }
   cap.heaviest_load = heaviest;
-  // What stays on each slot whatever the placement.
-  std::vector<double> fixed(input.allocation.num_slots(), 0.0);
-  if (!input.background_load.empty()) {
-    fixed.assign(input.background_load.begin(), input.background_load.end());
-  }
   for (double load : input.background_load) total += load;
-  if (!input.fixed.empty() && !input.current_slot.empty()) {
-    for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
-      if (input.fixed[t]) fixed[input.current_slot[t]] += LoadOf(input, t);
-    }
-  }
+  const std::vector<double> fixed = FixedSlotLoads(input);
   for (SlotId s = 0; s < static_cast<SlotId>(fixed.size()); ++s) {
     if (fixed[s] > cap.fixed_load) {
       cap.fixed_load = fixed[s];

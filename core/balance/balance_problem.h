@@ -99,6 +99,10 @@ std::vector<double> LoadsOf(const BalanceInput& input);
 // The load every slot carries under slot_of_task (with its background load).
 std::vector<double> SlotLoads(const BalanceInput& input, std::span<const SlotId> slot_of_task);
 
+// The load on every slot that no placement moves: its background load plus the
+// fixed objects on it.
+std::vector<double> FixedSlotLoads(const BalanceInput& input);
+
 // Loads within this of a cap count as meeting it (floating-point sums).
 inline double LoadTolerance(double cap) { return 1e-9 * (cap > 1.0 ? cap : 1.0); }
 

@@ -243,10 +243,7 @@ std::vector<SlotId> GreedyLbPlacement(const BalanceInput& input) {
   // non-migratable objects and background load in the processors' loads).
   std::vector<SlotId> slot(n, kInvalidSlot);
   PinFixedObjects(input, slot);
-  std::vector<double> fixed_load = SlotLoads(input, {});  // the background
-  for (TaskId t = 0; t < n; ++t) {
-    if (slot[t] != kInvalidSlot) fixed_load[slot[t]] += LoadOf(input, t);
-  }
+  const std::vector<double> fixed_load = FixedSlotLoads(input);
   using Entry = std::pair<double, SlotId>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> least;
   for (SlotId s = 0; s < input.allocation.num_slots(); ++s) least.emplace(fixed_load[s], s);

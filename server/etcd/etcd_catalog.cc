@@ -65,7 +65,12 @@ absl::StatusOr<EtcdUrl> ParseEtcdUrl(const std::string& url) {
 }
 
 EtcdCatalog::EtcdCatalog(EtcdUrl url, MachineCatalog* catalog, Log log, Options options)
-    : url_(std::move(url)), catalog_(catalog), log_(std::move(log)), options_(options) {
+    : url_(std::move(url)),
+      key_prefix_(absl::StrCat(url_.prefix, kMachines)),
+      key_range_end_(PrefixEnd(key_prefix_)),
+      catalog_(catalog),
+      log_(std::move(log)),
+      options_(options) {
   grpc::ChannelArguments args;
   // Reconnect quickly after etcd restarts (gRPC's default backoff grows to 120 s).
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS,
@@ -92,7 +97,7 @@ std::string EtcdCatalog::Describe() const {
 }
 
 std::string EtcdCatalog::KeyOf(const std::string& name) const {
-  return absl::StrCat(url_.prefix, kMachines, name);
+  return absl::StrCat(key_prefix_, name);
 }
 
 absl::Status EtcdCatalog::Start() {
@@ -104,10 +109,9 @@ absl::Status EtcdCatalog::Start() {
 }
 
 absl::StatusOr<int64_t> EtcdCatalog::ReadAll(double timeout_seconds) {
-  const std::string prefix = absl::StrCat(url_.prefix, kMachines);
   etcdserverpb::RangeRequest request;
-  request.set_key(prefix);
-  request.set_range_end(PrefixEnd(prefix));
+  request.set_key(key_prefix_);
+  request.set_range_end(key_range_end_);
   etcdserverpb::RangeResponse response;
   grpc::ClientContext context;
   context.set_deadline(DeadlineAfter(timeout_seconds));
@@ -129,7 +133,7 @@ absl::StatusOr<int64_t> EtcdCatalog::ReadAll(double timeout_seconds) {
   const int64_t revision = response.header().revision();
   std::vector<std::string> names;
   for (const etcdserverpb::KeyValue& kv : response.kvs()) {
-    names.push_back(kv.key().substr(prefix.size()));
+    names.push_back(kv.key().substr(key_prefix_.size()));
     Apply(kv, /*deleted=*/false, kv.mod_revision());
   }
   catalog_->RetainShared(names, revision);
@@ -137,9 +141,8 @@ absl::StatusOr<int64_t> EtcdCatalog::ReadAll(double timeout_seconds) {
 }
 
 void EtcdCatalog::Apply(const etcdserverpb::KeyValue& kv, bool deleted, int64_t revision) {
-  const std::string prefix = absl::StrCat(url_.prefix, kMachines);
-  if (!absl::StartsWith(kv.key(), prefix)) return;
-  const std::string name = kv.key().substr(prefix.size());
+  if (!absl::StartsWith(kv.key(), key_prefix_)) return;
+  const std::string name = kv.key().substr(key_prefix_.size());
   if (deleted) {
     catalog_->ApplySharedDelete(name, revision);
     return;
@@ -158,11 +161,10 @@ int64_t EtcdCatalog::WatchFrom(int64_t revision) {
   }
   std::unique_ptr<grpc::ClientReaderWriter<etcdserverpb::WatchRequest, etcdserverpb::WatchResponse>>
       stream = watch_->Watch(&context);
-  const std::string prefix = absl::StrCat(url_.prefix, kMachines);
   etcdserverpb::WatchRequest request;
   etcdserverpb::WatchCreateRequest* create = request.mutable_create_request();
-  create->set_key(prefix);
-  create->set_range_end(PrefixEnd(prefix));
+  create->set_key(key_prefix_);
+  create->set_range_end(key_range_end_);
   create->set_start_revision(revision + 1);
   create->set_progress_notify(true);
   etcdserverpb::WatchResponse response;

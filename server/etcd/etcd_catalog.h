@@ -66,6 +66,8 @@ class EtcdCatalog final : public SharedStore {
   std::string KeyOf(const std::string& name) const;
 
   EtcdUrl url_;
+  std::string key_prefix_;     // PREFIX/machines/: the keys of stored machines
+  std::string key_range_end_;  // the end of etcd's range of those keys
   MachineCatalog* catalog_;
   Log log_;
   Options options_;

@@ -20,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/convert/convert.h"
+#include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
 #include "tests/scaleout/child_process.h"
 
@@ -33,16 +34,9 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Map calls a replica's log shows as served.
 int ServedMaps(const std::string& log_path) {
-  std::istringstream lines(ReadText(log_path));
+  std::istringstream lines(ReadFile(log_path));
   int served = 0;
   for (std::string line; std::getline(lines, line);) {
     served += absl::StrContains(line, "method=Map ") && absl::StrContains(line, "status=OK");
@@ -89,12 +83,12 @@ class ScaleoutTest : public ::testing::Test {
     ASSERT_EQ(std::system(("rm -rf " + dir_ + " && mkdir -p " + dir_).c_str()), 0);
     etcd_client_port_ = FreePort();
     etcd_peer_port_ = FreePort();
-    ASSERT_TRUE(StartEtcd()) << ReadText(dir_ + "/etcd.log");
+    ASSERT_TRUE(StartEtcd()) << ReadFile(dir_ + "/etcd.log");
     for (int i = 0; i < 3; ++i) {
       replicas_.push_back(std::make_unique<DaemonProcess>());
       ASSERT_TRUE(replicas_[i]->Start({"--catalog", CatalogUrl()}, ReplicaLog(i)))
           << replicas_[i]->error() << "\n"
-          << ReadText(ReplicaLog(i));
+          << ReadFile(ReplicaLog(i));
     }
   }
 
@@ -223,7 +217,7 @@ TEST_F(ScaleoutTest, ReplicasKeepServingWhileEtcdIsDownAndCatchUp) {
   ASSERT_FALSE(refused.ok());
   EXPECT_THAT(std::string(refused.status().message()), HasSubstr("the shared catalog (etcd"));
   // etcd comes back (same data): a change through replica 2 reaches every replica.
-  ASSERT_TRUE(StartEtcd()) << ReadText(dir_ + "/etcd.log");
+  ASSERT_TRUE(StartEtcd()) << ReadFile(dir_ + "/etcd.log");
   std::unique_ptr<client::HopmapClient> second = Connect(replicas_[1]->address());
   const Clock::time_point back = Clock::now();
   absl::Status stored = absl::UnknownError("not tried");
@@ -236,13 +230,13 @@ TEST_F(ScaleoutTest, ReplicasKeepServingWhileEtcdIsDownAndCatchUp) {
     EXPECT_GE(WaitForMachine(replica->address(), "after", true, 10), 0) << replica->address();
     EXPECT_GE(WaitForMachine(replica->address(), "before", true, 1), 0) << replica->address();
   }
-  EXPECT_THAT(ReadText(ReplicaLog(0)), HasSubstr("caught up at revision"));
+  EXPECT_THAT(ReadFile(ReplicaLog(0)), HasSubstr("caught up at revision"));
 }
 
 // deploy/nginx/hopmapd.conf as shipped, with this test's addresses: calls through
 // nginx reach every replica, and a dead replica is skipped.
 TEST_F(ScaleoutTest, NginxInFrontOfTheReplicas) {
-  std::string conf = ReadText(HOPMAP_NGINX_CONF);
+  std::string conf = ReadFile(HOPMAP_NGINX_CONF);
   ASSERT_THAT(conf, HasSubstr("server 127.0.0.1:50051;"));
   const int port = FreePort();
   conf = absl::StrReplaceAll(
@@ -263,13 +257,13 @@ TEST_F(ScaleoutTest, NginxInFrontOfTheReplicas) {
   ASSERT_TRUE(nginx.Start({HOPMAP_NGINX, "-p", dir_, "-c", dir_ + "/nginx.conf", "-e",
                            dir_ + "/nginx-error.log", "-g", "daemon off;"},
                           dir_ + "/nginx.log", port))
-      << ReadText(dir_ + "/nginx.log");
+      << ReadFile(dir_ + "/nginx.log");
   std::unique_ptr<client::HopmapClient> proxy = Connect(absl::StrCat("127.0.0.1:", port));
   ASSERT_NE(proxy, nullptr);
   const v1::MapRequest request = StencilRequest("bgp-8x8x8");
   for (int i = 0; i < 30; ++i) {
     absl::StatusOr<MappingReport> r = proxy->Map(request, 30);
-    ASSERT_TRUE(r.ok()) << r.status() << "\n" << ReadText(dir_ + "/nginx.log");
+    ASSERT_TRUE(r.ok()) << r.status() << "\n" << ReadFile(dir_ + "/nginx.log");
   }
   for (int i = 0; i < 3; ++i) EXPECT_GT(ServedMaps(ReplicaLog(i)), 0) << "replica " << i + 1;
   replicas_[0]->Kill();
@@ -302,7 +296,7 @@ TEST(ScaleoutStartTest, ABadCatalogStopsTheReplicaWithOneLine) {
     const std::string log = dir + "/refused.log";
     DaemonProcess daemon;
     EXPECT_FALSE(daemon.Start(c.args, log)) << absl::StrJoin(c.args, " ");
-    EXPECT_THAT(ReadText(log), HasSubstr(c.message)) << absl::StrJoin(c.args, " ");
+    EXPECT_THAT(ReadFile(log), HasSubstr(c.message)) << absl::StrJoin(c.args, " ");
   }
 }
 
