@@ -24,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "core/balance/balance_problem.h"
+#include "core/balance/balance_search.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
 #include "core/balance/solve_balanced.h"
@@ -248,6 +249,60 @@ Row RunScotch(const std::string& gmap, const BalanceInput& input, const Machine3
   return Measure(input, SpreadOverCores(input, position), seconds);
 }
 
+// Sweep: the remapping bisection with stay costs of k hops per byte of each
+// object's edges, repaired and refined, for the region shift (unlimited).
+void RemapSweep(const Problem& problem, const Machine3D& m) {
+  const Allocation allocation = MakeAllocation(m);
+  const BalanceInput input{problem.graph, allocation, problem.loads};
+  BalanceOptions balance;
+  balance.imbalance = 0.05;
+  MapperOptions options;
+  options.time_limit_seconds = 1.0;
+  absl::StatusOr<MappingReport> before = SolveBalancedMapping(input, "partition", options, balance);
+  std::vector<double> shifted = problem.loads;
+  for (TaskId t : ShiftedObjects(problem, "region")) shifted[t] *= 2;
+  const BalanceInput remap{problem.graph, allocation, shifted, before->slot_of_task};
+  const HopBytes scratch =
+      SolveBalancedMapping(BalanceInput{problem.graph, allocation, shifted}, "partition", options,
+                           balance)
+          ->hop_bytes;
+  double total = 0;
+  for (double l : shifted) total += l;
+  const double cap = 1.05 * total / allocation.num_slots();
+  std::cout << problem.name << " " << absl::StrJoin(m.dims, "x") << " scratch " << scratch << "\n";
+  BalanceOptions limited = balance;
+  limited.max_migrations = problem.graph.num_tasks() * 15 / 100;
+  for (double k : {0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) {
+    const TaskId n = problem.graph.num_tasks();
+    std::vector<int64_t> stay(n);
+    for (TaskId t = 0; t < n; ++t) {
+      Bytes bytes = 0;
+      problem.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { bytes += w; });
+      stay[t] = static_cast<int64_t>(k * static_cast<double>(bytes));
+    }
+    StopCondition stop(absl::Now() + absl::Seconds(5));
+    const double t0 = Now();
+    std::vector<SlotId> start = BisectionPlacement(remap, 0.025, options, stop, stay);
+    const double t1 = Now();
+    BalancedPlacement p(remap, balance, start);
+    RepairAndRefine(p, cap, stop);
+    BalancedPlacement q(remap, limited, start);
+    const double t2 = Now();
+    TrimMigrations(q, cap, stop);
+    const int64_t trimmed = q.migrated_objects();
+    const HopBytes trimmed_hb = q.hop_bytes();
+    const double t3 = Now();
+    RepairAndRefine(q, cap, stop);
+    const double t4 = Now();
+    std::cout << absl::StrFormat(
+        "  k=%6.3f free: %5.1f%% %.3f | trimmed %5.1f%% %.3f refined %5.1f%% %.3f %s | bisect "
+        "%.2fs trim %.2fs refine %.2fs\n",
+        k, 100.0 * p.migrated_objects() / n, 1.0 * p.hop_bytes() / scratch, 100.0 * trimmed / n,
+        1.0 * trimmed_hb / scratch, 100.0 * q.migrated_objects() / n, 1.0 * q.hop_bytes() / scratch,
+        q.MigrationLimitsHold() ? "ok" : "OVER", t1 - t0, t3 - t2, t4 - t3);
+  }
+}
+
 std::string Cell(const Row& row, HopBytes reference) {
   if (row.hop_bytes < 0) return row.note;
   return absl::StrFormat("%d (%.2f) | %.3f", row.hop_bytes,
@@ -262,12 +317,15 @@ int main(int argc, char** argv) {
   using namespace hopmap;
   std::string gmap;
   bool quick = false;
+  bool sweep = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--scotch" && i + 1 < argc) {
       gmap = argv[++i];
     } else if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--remap-sweep") {
+      sweep = true;
     } else {
       std::cerr << "usage: balance_compare [--scotch PATH] [--quick]\n";
       return 2;
@@ -285,6 +343,11 @@ int main(int argc, char** argv) {
       std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
   if (quick) problems.resize(1);
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
+  if (sweep) {
+    for (const Problem& problem : problems)
+      for (const Machine3D& m : machines) RemapSweep(problem, m);
+    return 0;
+  }
 
   std::cout << "## From scratch: 16,384 objects on 256 slots (epsilon " << eps << ", time limit "
             << time_limit << " s)\n\n"

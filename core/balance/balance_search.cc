@@ -1,8 +1,11 @@
 #include "core/balance/balance_search.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -272,6 +275,99 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
     active = std::move(next);
   }
   return stats;
+}
+
+bool TrimMigrations(BalancedPlacement& p, double cap, const StopCondition& stop) {
+  if (!p.has_current()) return true;
+  const double tol = LoadTolerance(cap);
+  const std::span<const SlotId> home = p.input().current_slot;
+  auto fits = [&](SlotId s, double load) { return p.slot_load(s) + load <= cap + tol; };
+  auto return_delta = [&](TaskId t) {
+    return p.MoveDelta(t, p.allocation().PositionOfSlot(home[t]));
+  };
+  auto return_cost = [&](TaskId t) {
+    return static_cast<double>(return_delta(t)) + p.MigrationCostDelta(t, home[t]);
+  };
+  // t home in exchange for u, a migrated object on t's current slot that takes
+  // t's place: one migration fewer (two if that is u's home).
+  auto swap_delta = [&](TaskId t, TaskId u) {
+    return p.MoveDelta(t, p.position_of(u), u) + p.MoveDelta(u, p.position_of(t), t);
+  };
+  auto swap_cost = [&](TaskId t, TaskId u) {
+    return static_cast<double>(swap_delta(t, u)) + p.MigrationCostDelta(t, p.slot_of(u)) +
+           p.MigrationCostDelta(u, p.slot_of(t));
+  };
+  auto swap_fits = [&](TaskId t, TaskId u) {
+    const double change = p.load(t) - p.load(u);
+    return p.slot_of(u) == home[t] && p.migrated(u) && p.movable(u) &&
+           p.slot_load(home[t]) + change <= cap + tol && p.slot_load(p.slot_of(t)) - change <= cap + tol;
+  };
+  // The cheapest exchange partner for t on its home slot (kNoTask: none fits).
+  auto best_partner = [&](TaskId t) {
+    TaskId best = kNoTask;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (TaskId u : p.objects_on(home[t])) {
+      if (!swap_fits(t, u)) continue;
+      const double cost = swap_cost(t, u);
+      if (cost < best_cost) best = u, best_cost = cost;
+    }
+    return std::pair(best_cost, best);
+  };
+  // (cost, object, partner): lowest cost first, then ids; a plain return has no
+  // partner. Entries go stale as neighbours move and are re-evaluated when they
+  // come up.
+  using Entry = std::tuple<double, TaskId, TaskId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  for (TaskId t = 0; t < p.num_objects(); ++t) {
+    if (p.migrated(t) && p.movable(t)) queue.emplace(return_cost(t), t, kNoTask);
+  }
+  auto requeue_neighbours = [&](TaskId t) {
+    p.graph().ForEachNeighbor(t, [&](TaskId v, Bytes) {
+      if (p.migrated(v) && p.movable(v)) queue.emplace(return_cost(v), v, kNoTask);
+    });
+  };
+  bool progress = true;
+  while (!p.MigrationLimitsHold() && progress && !stop.ShouldStop()) {
+    progress = false;
+    std::vector<TaskId> blocked;  // tried again after other returns made room
+    while (!queue.empty() && !p.MigrationLimitsHold()) {
+      const Entry top = queue.top();
+      queue.pop();
+      const double cost = std::get<0>(top);
+      const TaskId t = std::get<1>(top), u = std::get<2>(top);
+      if (!p.migrated(t)) continue;
+      if (u == kNoTask) {
+        const double now = return_cost(t);
+        if (now > cost + kMinGain) {
+          queue.emplace(now, t, kNoTask);
+        } else if (fits(home[t], p.load(t))) {
+          p.Move(t, home[t], return_delta(t));
+          progress = true;
+          requeue_neighbours(t);
+        } else if (const auto [partner_cost, partner] = best_partner(t); partner != kNoTask) {
+          queue.emplace(partner_cost, t, partner);
+        } else {
+          blocked.push_back(t);
+        }
+        continue;
+      }
+      if (!swap_fits(t, u)) {
+        queue.emplace(return_cost(t), t, kNoTask);
+        continue;
+      }
+      const double now = swap_cost(t, u);
+      if (now > cost + kMinGain) {
+        queue.emplace(now, t, u);
+        continue;
+      }
+      p.Swap(t, u, swap_delta(t, u));
+      progress = true;
+      requeue_neighbours(t);
+      requeue_neighbours(u);
+    }
+    for (TaskId t : blocked) queue.emplace(return_cost(t), t, kNoTask);
+  }
+  return p.MigrationLimitsHold();
 }
 
 }  // namespace hopmap

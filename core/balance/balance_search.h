@@ -48,6 +48,13 @@ BalanceSearchStats RepairBalance(BalancedPlacement& placement, double cap,
 BalanceSearchStats RefineBalanced(BalancedPlacement& placement, double cap,
                                   const BalanceRefineOptions& options, const StopCondition& stop);
 
+// While the placement is over a migration limit, sends migrated objects back to
+// their current slots, the cheapest return first (the least hop-bytes + migration
+// cost added, re-evaluated as neighbours return), each only when its current slot
+// has room under `cap`. For a remap that moved more than the limit allows: it
+// keeps the moves that gain most. Returns whether the limits hold at the end.
+bool TrimMigrations(BalancedPlacement& placement, double cap, const StopCondition& stop);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_BALANCE_BALANCE_SEARCH_H_

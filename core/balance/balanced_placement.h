@@ -59,6 +59,11 @@ class BalancedPlacement {
   // Whether moving t to `to`, and `u` (kNoTask: nobody) to t's slot, keeps the
   // migration limits.
   [[nodiscard]] bool WithinMigrationLimits(TaskId t, SlotId to, TaskId u = kNoTask) const;
+  // Whether the placement as it is keeps the migration limits.
+  [[nodiscard]] bool MigrationLimitsHold() const {
+    return (options_->max_migrations < 0 || migrated_objects_ <= options_->max_migrations) &&
+           (options_->max_migration_bytes < 0 || migrated_bytes_ <= options_->max_migration_bytes);
+  }
   // hop-bytes + migration_cost x migrated bytes: what the search minimises.
   [[nodiscard]] double objective() const {
     return static_cast<double>(hop_bytes_) +
