@@ -262,10 +262,9 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
   std::vector<double> shifted = problem.loads;
   for (TaskId t : ShiftedObjects(problem, "region")) shifted[t] *= 2;
   const BalanceInput remap{problem.graph, allocation, shifted, before->slot_of_task};
-  const HopBytes scratch =
-      SolveBalancedMapping(BalanceInput{problem.graph, allocation, shifted}, "partition", options,
-                           balance)
-          ->hop_bytes;
+  const HopBytes scratch = SolveBalancedMapping(BalanceInput{problem.graph, allocation, shifted},
+                                                "partition", options, balance)
+                               ->hop_bytes;
   double total = 0;
   for (double l : shifted) total += l;
   const double cap = 1.05 * total / allocation.num_slots();

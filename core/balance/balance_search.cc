@@ -300,7 +300,8 @@ bool TrimMigrations(BalancedPlacement& p, double cap, const StopCondition& stop)
   auto swap_fits = [&](TaskId t, TaskId u) {
     const double change = p.load(t) - p.load(u);
     return p.slot_of(u) == home[t] && p.migrated(u) && p.movable(u) &&
-           p.slot_load(home[t]) + change <= cap + tol && p.slot_load(p.slot_of(t)) - change <= cap + tol;
+           p.slot_load(home[t]) + change <= cap + tol &&
+           p.slot_load(p.slot_of(t)) - change <= cap + tol;
   };
   // The cheapest exchange partner for t on its home slot (kNoTask: none fits).
   auto best_partner = [&](TaskId t) {

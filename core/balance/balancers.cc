@@ -112,10 +112,12 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
 // per byte of an object's edges without a migration cost). Cheaper stays let the
 // bisection move more objects for fewer hop-bytes, and a remap over a migration
 // limit is trimmed back to it; which scale ends best varies with the shift. On
-// region shifts of 10% of the objects under a 15% limit the best were 1/16 to 1/2
-// (`balance_compare --remap-sweep`). Listed so that the first half and the second
-// half (what two threads start with) each cover the range.
-constexpr double kStayScales[] = {1.0 / 8, 1.0 / 16, 1.0 / 32, 1.0 / 4, 1.0 / 2, 1.0};
+// region shifts of 10% of the objects under a 15% limit the best were 1/16 to 1/4
+// (`balance_compare --remap-sweep`). Run in rounds, most useful first: the first
+// alone (it then has every thread, as large inputs need within a short budget),
+// the next in pairs; a round starts only when the budget leaves time for it.
+constexpr double kStayScales[] = {1.0 / 8, 1.0 / 4, 1.0 / 16, 1.0 / 2, 1.0 / 32, 1.0};
+constexpr int kRoundStarts[] = {0, 1, 3, 5, 6};
 
 class MigrateBalancer final : public Balancer {
  public:
@@ -131,16 +133,17 @@ class MigrateBalancer final : public Balancer {
     out.why_not_balanced = repair_stats.why_not_balanced;
     if (in.problem.current_slot.empty() || in.stop.ShouldStop()) return out;
 
-    // Remaps with every stay scale in parallel; one over a migration limit sends
-    // its least useful moves back first. The best within the limits is kept (Rank,
-    // then the order of kStayScales), so the result does not depend on the threads.
+    // Remaps with the stay scales, a round at a time in parallel; one over a
+    // migration limit sends its least useful moves back first. The best within the
+    // limits is kept (Rank, then the order of kStayScales), so the result does not
+    // depend on the threads.
     const std::vector<int64_t> stay = StayCosts(in);
     constexpr int kRemaps = std::size(kStayScales);
     std::vector<std::vector<SlotId>> result(kRemaps);
     std::vector<std::tuple<bool, double, int64_t>> rank(kRemaps);
     std::vector<std::string> why(kRemaps);
     std::vector<uint8_t> within(kRemaps, 0);
-    tbb::parallel_for(0, kRemaps, [&](int run) {
+    auto remap = [&](int run) {
       std::vector<int64_t> scaled(stay.size());
       for (size_t t = 0; t < stay.size(); ++t) {
         scaled[t] = static_cast<int64_t>(static_cast<double>(stay[t]) * kStayScales[run]);
@@ -153,7 +156,15 @@ class MigrateBalancer final : public Balancer {
       within[run] = remapped.MigrationLimitsHold();
       rank[run] = Rank(remapped, in.cap.cap);
       result[run] = std::move(remapped).Release();
-    });
+    };
+    static_assert(kRoundStarts[std::size(kRoundStarts) - 1] == kRemaps);
+    for (size_t round = 0; round + 1 < std::size(kRoundStarts) && !in.stop.ShouldStop(); ++round) {
+      const absl::Time round_start = absl::Now();
+      tbb::parallel_for(kRoundStarts[round], kRoundStarts[round + 1], remap);
+      // A round cut short by the deadline gives a poor placement: start none that
+      // would not end in time.
+      if (absl::Now() + (absl::Now() - round_start) > in.stop.deadline()) break;
+    }
     std::tuple<bool, double, int64_t> best = Rank(repaired, in.cap.cap);
     for (int run = 0; run < kRemaps; ++run) {
       if (!within[run] || !(rank[run] < best)) continue;

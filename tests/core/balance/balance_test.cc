@@ -273,6 +273,56 @@ TEST(BalancedSolveTest, MigrateRebalancesWithinTheLimits) {
   EXPECT_LE(byte_held.balance->migrated_bytes, 20);
 }
 
+// A remap that moved every object (each slot's objects sent 4 slots on, every
+// slot full) trimmed to a limit: only exchanges can send objects home, the limit
+// then holds, no slot goes over the cap, no object that stayed is moved, and the
+// bookkeeping stays exact; a limit of 0 brings every object home.
+TEST(TrimMigrationsTest, ExchangesBackToTheLimitUnderTheCap) {
+  const TaskGraph graph = Generate("stencil2d-5", {16, 16});
+  const Allocation allocation = WholeTorus({4, 4}, 4);
+  const std::vector<double> loads(256, 1.0);
+  std::vector<SlotId> current(256);
+  for (TaskId t = 0; t < 256; ++t) current[t] = t / 4;
+  std::vector<SlotId> remapped(256);
+  for (TaskId t = 0; t < 256; ++t) remapped[t] = (current[t] + 4) % 64;
+  const BalanceInput input{graph, allocation, loads, current};
+  const double cap = 4 * 1.05;
+  for (const int64_t limit : {int64_t{100}, int64_t{0}}) {
+    BalanceOptions options;
+    options.max_migrations = limit;
+    BalancedPlacement p(input, options, remapped);
+    ASSERT_FALSE(p.MigrationLimitsHold());
+    EXPECT_TRUE(TrimMigrations(p, cap, StopCondition(absl::InfiniteFuture())));
+    EXPECT_TRUE(p.MigrationLimitsHold());
+    EXPECT_LE(p.migrated_objects(), limit);
+    EXPECT_EQ(p.hop_bytes(), BruteHopBytes(graph, allocation, p.slot_of_task()));
+    for (SlotId s = 0; s < 64; ++s) EXPECT_LE(p.slot_load(s), cap) << s;
+    if (limit == 0) {
+      EXPECT_EQ(p.slot_of_task(), current);
+    }
+  }
+  // A byte limit: objects of 10 bytes, at most 500 bytes moved.
+  const std::vector<Bytes> state(256, 10);
+  const BalanceInput with_state{graph, allocation, loads, current, state};
+  BalanceOptions bytes;
+  bytes.max_migration_bytes = 500;
+  BalancedPlacement p(with_state, bytes, remapped);
+  EXPECT_TRUE(TrimMigrations(p, cap, StopCondition(absl::InfiniteFuture())));
+  EXPECT_LE(p.migrated_bytes(), 500);
+  // Without room at home (object 0 weighs 2, its slot keeps 3 of its own) and
+  // without a migrated partner there, nothing can return: reported, not forced.
+  std::vector<double> heavier = loads;
+  heavier[0] = 2;
+  std::vector<SlotId> one_moved = current;
+  one_moved[0] = 1;
+  const BalanceInput heavier_input{graph, allocation, heavier, current};
+  BalanceOptions none;
+  none.max_migrations = 0;
+  BalancedPlacement stuck(heavier_input, none, one_moved);
+  EXPECT_FALSE(TrimMigrations(stuck, cap, StopCondition(absl::InfiniteFuture())));
+  EXPECT_EQ(stuck.slot_of_task(), one_moved);
+}
+
 // With a migration cost, a move must pay for itself: a huge cost leaves only the
 // moves the balance needs; no cost lets the search move more for hop-bytes.
 TEST(BalancedSolveTest, MigrationCostTradesHopBytesForMoves) {
