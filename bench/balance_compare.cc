@@ -302,6 +302,42 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
   }
 }
 
+// Each of partition's starts alone, repaired and refined (hop-bytes), and the
+// geometric bisection on the stencils' grids.
+void Starts(const Problem& problem, const Machine3D& m) {
+  const Allocation allocation = MakeAllocation(m);
+  const std::vector<double> uniform(problem.loads.size(), 1.0);
+  const bool flat = std::getenv("UNIFORM") != nullptr;
+  const BalanceInput input{problem.graph, allocation, flat ? uniform : problem.loads};
+  double total = 0;
+  for (double l : input.loads) total += l;
+  const double cap = 1.05 * total / allocation.num_slots();
+  MapperOptions options;
+  const BalanceOptions balance{.imbalance = 0.05};
+  std::cout << problem.name << " " << absl::StrJoin(m.dims, "x") << ":";
+  for (int run = 0; run < 5; ++run) {
+    if (run == 4 && problem.grid.empty()) break;
+    StopCondition stop(absl::Now() + absl::Seconds(10));
+    options.seed = 1 + (run == 1);
+    const double t0 = Now();
+    std::vector<SlotId> start =
+        run == 3   ? BlockPlacement(input)
+        : run == 2 ? PartitionPlacement(input, 0.025, options, stop)
+        : run == 4 ? BisectionPlacement(input, 0.025, options, stop, {}, problem.grid)
+                   : BisectionPlacement(input, 0.025, options, stop);
+    BalancedPlacement p(input, balance, std::move(start));
+    double max_load = 0;
+    for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
+    if (std::getenv("VERBOSE")) std::cout << absl::StrFormat(" [%d %.3f]", p.hop_bytes(), max_load / cap * 1.05);
+    RepairAndRefine(p, cap, stop);
+    std::cout << absl::StrFormat("  %s %d (%.2fs)",
+                                 std::vector<std::string>{"bisect", "bisect2", "metis", "block",
+                                                          "geometric"}[run],
+                                 p.hop_bytes(), Now() - t0);
+  }
+  std::cout << "\n";
+}
+
 std::string Cell(const Row& row, HopBytes reference) {
   if (row.hop_bytes < 0) return row.note;
   return absl::StrFormat("%d (%.2f) | %.3f", row.hop_bytes,
@@ -317,6 +353,7 @@ int main(int argc, char** argv) {
   std::string gmap;
   bool quick = false;
   bool sweep = false;
+  bool starts = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--scotch" && i + 1 < argc) {
@@ -325,6 +362,8 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (arg == "--remap-sweep") {
       sweep = true;
+    } else if (arg == "--starts") {
+      starts = true;
     } else {
       std::cerr << "usage: balance_compare [--scotch PATH] [--quick]\n";
       return 2;
@@ -342,6 +381,11 @@ int main(int argc, char** argv) {
       std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
   if (quick) problems.resize(1);
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
+  if (starts) {
+    for (const Problem& problem : problems)
+      for (const Machine3D& m : machines) Starts(problem, m);
+    return 0;
+  }
   if (sweep) {
     for (const Problem& problem : problems)
       for (const Machine3D& m : machines) RemapSweep(problem, m);

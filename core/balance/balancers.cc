@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/analysis/pattern.h"
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
 #include "tbb/parallel_for.h"
@@ -35,15 +36,28 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
 
 // Four constructions from scratch, each repaired and refined, run in parallel:
 // the recursive bisection by load with two seeds (its cuts vary a lot with METIS's
-// seed), METIS k-way with the parts mapped by auto, and the block distribution of
-// the objects in id order (runtimes number objects along their index space, so the
-// block is often a good cut: on a ring of 8 PEs it beats the bisection for a 2-D
-// stencil); the best is kept (Rank, then the order above), so the result does not
-// depend on the threads.
+// seed; when the objects form a grid, the second one cuts planes across the grid
+// instead), METIS k-way with the parts mapped by auto, and the block distribution
+// of the objects in id order (runtimes number objects along their index space, so
+// the block is often a good cut: on a ring of 8 PEs it beats the bisection for a
+// 2-D stencil); the best is kept (Rank, then the order above), so the result does
+// not depend on the threads.
 class PartitionBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
 };
+
+// The grid the objects form (dims, first fastest), when the pattern analysis finds
+// a near-neighbour grid carrying nearly all the bytes; empty otherwise.
+std::vector<int32_t> GridOf(const TaskGraph& graph) {
+  constexpr double kMinExplained = 0.9;
+  absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
+  if (!pattern.ok() || !pattern->is_grid() || pattern->explained_share < kMinExplained) return {};
+  int64_t size = 1;
+  for (int32_t d : pattern->dims) size *= d;
+  if (size != graph.num_tasks()) return {};
+  return pattern->dims;
+}
 
 // How placements are compared: within the cap first, then the lower hop-bytes +
 // migration cost, then fewer migrated objects.
@@ -85,6 +99,7 @@ std::vector<int64_t> StayCosts(const BalancerInput& in) {
 absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& in) const {
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
+  const std::vector<int32_t> grid = GridOf(in.problem.graph);
   constexpr int kRuns = 4;
   std::vector<std::vector<SlotId>> result(kRuns);
   std::vector<std::tuple<bool, double, int64_t>> rank(kRuns);
@@ -95,7 +110,9 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     std::vector<SlotId> start =
         run == 3   ? BlockPlacement(scratch)
         : run == 2 ? PartitionPlacement(scratch, NodeImbalance(in), options, in.stop)
-                   : BisectionPlacement(scratch, NodeImbalance(in), options, in.stop);
+        : run == 1 && !grid.empty()
+            ? BisectionPlacement(scratch, NodeImbalance(in), options, in.stop, {}, grid)
+            : BisectionPlacement(scratch, NodeImbalance(in), options, in.stop);
     BalancedPlacement placement(scratch, free_options, std::move(start));
     why[run] = RepairAndRefine(placement, in.cap.cap, in.stop).why_not_balanced;
     rank[run] = Rank(placement, in.cap.cap);

@@ -131,7 +131,8 @@ std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
 
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::span<const int64_t> stay) {
+                                       std::span<const int64_t> stay,
+                                       std::span<const int32_t> grid_dims) {
   const TaskId n = input.graph.num_tasks();
   const int32_t nodes = input.allocation.num_nodes();
   // Integer weights: 1 + the load scaled so the sum stays under 2^28 (METIS's
@@ -162,7 +163,8 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
   }
   std::vector<int32_t> position =
       BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed, {}, stop,
-                     /*stopped=*/nullptr, home, home.empty() ? std::span<const int64_t>() : stay);
+                     /*stopped=*/nullptr, home, home.empty() ? std::span<const int64_t>() : stay,
+                     grid_dims);
   return SpreadOverCores(input, position);
 }
 

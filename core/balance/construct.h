@@ -29,9 +29,12 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
 // With input.current_slot and `stay` (one entry per object: what moving it costs,
 // in hop-bytes), every cut also weighs keeping objects in the half that holds
 // their current node (BisectByWeight's remapping): a remap that moves few objects.
+// With `grid_dims` (the objects form that grid), the plain cuts are planes across
+// the grid (BisectByWeight's geometric cuts).
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::span<const int64_t> stay = {});
+                                       std::span<const int64_t> stay = {},
+                                       std::span<const int32_t> grid_dims = {});
 
 // Every node's objects (position_of_task[t] = allocation position) spread over
 // its cores: heaviest object first onto the least loaded core (lowest core on

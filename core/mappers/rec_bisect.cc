@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <tuple>
@@ -39,7 +40,8 @@ class Bisector {
   Bisector(const TaskGraph& graph, const Allocation& allocation, uint64_t seed,
            const RecursiveBisectionOptions& options, const StopCondition& stop,
            std::span<const int64_t> weights = {}, int64_t node_capacity = 0,
-           std::span<const int32_t> home = {}, std::span<const int64_t> stay = {})
+           std::span<const int32_t> home = {}, std::span<const int64_t> stay = {},
+           std::span<const int32_t> grid_dims = {})
       : graph_(graph),
         stop_(stop),
         allocation_(allocation),
@@ -48,6 +50,7 @@ class Bisector {
         node_capacity_(weights.empty() ? allocation.cores_per_node() : node_capacity),
         home_(home),
         stay_(stay),
+        grid_dims_(grid_dims),
         half_of_position_(home.empty() ? 0 : allocation.num_nodes(), -1),
         set_of_position_(home.empty() ? 0 : allocation.num_nodes(), -1),
         local_of_task_(graph.num_tasks(), -1) {
@@ -59,6 +62,24 @@ class Bisector {
     if (torus_ != nullptr) {
       nd_ = static_cast<int>(torus_->dims().size());
       coords_ = FlatPositionCoordinates(allocation);
+      if (!grid_dims_.empty()) PairGridAxes();
+    }
+  }
+
+  // Geometric cuts: the machine's axes and the grid's, each from the longest (ties:
+  // the lower axis), paired in that order; machine axes left over have none.
+  void PairGridAxes() {
+    auto by_length = [](std::span<const int32_t> dims) {
+      std::vector<int> order(dims.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return dims[a] > dims[b]; });
+      return order;
+    };
+    const std::vector<int> machine = by_length(torus_->dims());
+    const std::vector<int> grid = by_length(grid_dims_);
+    grid_axis_of_machine_axis_.assign(static_cast<size_t>(nd_), -1);
+    for (size_t i = 0; i < machine.size() && i < grid.size(); ++i) {
+      grid_axis_of_machine_axis_[static_cast<size_t>(machine[i])] = grid[i];
     }
   }
 
@@ -214,7 +235,73 @@ class Bisector {
       }
     }
     const Sizes sizes = SizesOf(part);
-    if (sizes.split) part.rest = SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
+    if (!sizes.split) return;
+    part.rest = grid_dims_.empty() || torus_ == nullptr
+                    ? SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi)
+                    : SplitAcrossGrid(part, sizes.target, sizes.lo, sizes.hi);
+  }
+
+  // The grid coordinate of task t on `axis` (task = c0 + D0 * (c1 + D1 * ...)).
+  [[nodiscard]] int32_t GridCoordinate(TaskId t, size_t axis) const {
+    int64_t rest = t;
+    for (size_t d = 0; d < axis; ++d) rest /= grid_dims_[d];
+    return static_cast<int32_t>(rest % grid_dims_[axis]);
+  }
+
+  // The plain cut of a grid's task set as a plane at the weight target, across the
+  // grid axis paired with the machine axis the positions were just split across
+  // (GridAxisOfMachineAxis), or across the set's longest grid axis when that one
+  // has none or is down to one plane: the grid's axes follow the machine's, so
+  // neighbouring blocks land on neighbouring nodes whatever the loads. Keeps the
+  // first tasks (by coordinate, then id) whose weight is nearest `target` within
+  // [lo, hi]; returns the others.
+  std::vector<TaskId> SplitAcrossGrid(Part& part, size_t target, size_t lo, size_t hi) {
+    std::vector<TaskId>& tasks = part.tasks;
+    // The machine axis the positions were just split across (OrderForSplit's rule:
+    // the first longest extent of the halves' union).
+    int machine_axis = 0;
+    int32_t machine_extent = -1;
+    for (int d = 0; d < nd_; ++d) {
+      int32_t low = coords_[static_cast<size_t>(part.positions[0]) * nd_ + d], high = low;
+      for (const std::vector<int32_t>* half : {&part.positions, &part.second}) {
+        for (int32_t q : *half) {
+          low = std::min(low, coords_[static_cast<size_t>(q) * nd_ + d]);
+          high = std::max(high, coords_[static_cast<size_t>(q) * nd_ + d]);
+        }
+      }
+      if (high - low > machine_extent) machine_extent = high - low, machine_axis = d;
+    }
+    const size_t axes = grid_dims_.size();
+    std::vector<int32_t> extent(axes);
+    for (size_t a = 0; a < axes; ++a) {
+      int32_t low = GridCoordinate(tasks[0], a), high = low;
+      for (TaskId t : tasks) {
+        low = std::min(low, GridCoordinate(t, a));
+        high = std::max(high, GridCoordinate(t, a));
+      }
+      extent[a] = high - low;
+    }
+    size_t axis = static_cast<size_t>(std::max_element(extent.begin(), extent.end()) - extent.begin());
+    const int paired = grid_axis_of_machine_axis_[static_cast<size_t>(machine_axis)];
+    if (paired >= 0 && extent[static_cast<size_t>(paired)] > 0) axis = static_cast<size_t>(paired);
+    std::sort(tasks.begin(), tasks.end(), [&](TaskId a, TaskId b) {
+      const int32_t ca = GridCoordinate(a, axis), cb = GridCoordinate(b, axis);
+      return ca != cb ? ca < cb : a < b;
+    });
+    // The prefix nearest [lo, hi], then nearest the target (heavy tasks can leave
+    // no prefix inside the bounds; the refinement then evens the halves out).
+    auto distance = [](size_t a, size_t b) { return a > b ? a - b : b - a; };
+    std::pair<size_t, size_t> best_gap{std::numeric_limits<size_t>::max(), 0};
+    size_t best_keep = 0, weight = 0;
+    for (size_t keep = 0;; weight += static_cast<size_t>(WeightOf(tasks[keep++]))) {
+      const size_t outside = weight < lo ? lo - weight : weight > hi ? weight - hi : 0;
+      const std::pair<size_t, size_t> gap{outside, distance(weight, target)};
+      if (gap < best_gap) best_gap = gap, best_keep = keep;
+      if (keep == tasks.size() || weight > std::max(hi, target)) break;
+    }
+    std::vector<TaskId> rest(tasks.begin() + static_cast<std::ptrdiff_t>(best_keep), tasks.end());
+    tasks.resize(best_keep);
+    return rest;
   }
 
   // The halves' slots, and how many tasks the first half may take.
@@ -687,6 +774,8 @@ class Bisector {
   int64_t node_capacity_;
   std::span<const int32_t> home_;  // each task's current position (empty: none)
   std::span<const int64_t> stay_;  // what leaving it costs, in hop-bytes
+  std::span<const int32_t> grid_dims_;  // the tasks' grid, for geometric cuts (empty: none)
+  std::vector<int> grid_axis_of_machine_axis_;  // -1: cut across the set's longest grid axis
   // For the set being cut: which half each of its positions went to, and the set.
   std::vector<int8_t> half_of_position_;
   std::vector<int32_t> set_of_position_;
@@ -730,8 +819,10 @@ std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& al
                                     std::span<const int64_t> weights, int64_t node_capacity,
                                     uint64_t seed, const RecursiveBisectionOptions& options,
                                     const StopCondition& stop, bool* stopped,
-                                    std::span<const int32_t> home, std::span<const int64_t> stay) {
-  Bisector bisector(graph, allocation, seed, options, stop, weights, node_capacity, home, stay);
+                                    std::span<const int32_t> home, std::span<const int64_t> stay,
+                                    std::span<const int32_t> grid_dims) {
+  Bisector bisector(graph, allocation, seed, options, stop, weights, node_capacity, home, stay,
+                    grid_dims);
   std::vector<SlotId> slots = bisector.Run();
   if (stopped != nullptr) *stopped = bisector.stopped();
   std::vector<int32_t> position(slots.size());

@@ -60,12 +60,17 @@ struct RecursiveBisectionOptions {
 // `stay` (what moving it costs, in hop-bytes), every cut also weighs keeping
 // tasks in the half that holds their home, as if each home were an outside
 // neighbour joined by `stay` bytes at one hop.
+// `grid_dims` (a grid whose size is the number of tasks, task = c0 + D0 * (c1 +
+// ...), on a torus or mesh): the plain cut of every set is a plane across the
+// grid instead of METIS's, the grid's axes following the machine's (the anchored
+// cut still competes with it).
 std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& allocation,
                                     std::span<const int64_t> weights, int64_t node_capacity,
                                     uint64_t seed, const RecursiveBisectionOptions& options,
                                     const StopCondition& stop, bool* stopped = nullptr,
                                     std::span<const int32_t> home = {},
-                                    std::span<const int64_t> stay = {});
+                                    std::span<const int64_t> stay = {},
+                                    std::span<const int32_t> grid_dims = {});
 
 class RecursiveBisectionMapper final : public Mapper {
  public:
