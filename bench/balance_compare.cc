@@ -281,7 +281,9 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
     }
     StopCondition stop(absl::Now() + absl::Seconds(5));
     const double t0 = Now();
-    std::vector<SlotId> start = BisectionPlacement(remap, 0.025, options, stop, stay);
+    std::vector<SlotId> start =
+        BisectionPlacement(remap, 0.025, options, stop,
+                           {.stay = stay, .grid_dims = problem.grid, .anchored_cut = true});
     const double t1 = Now();
     BalancedPlacement p(remap, balance, start);
     RepairAndRefine(p, cap, stop);
@@ -314,26 +316,33 @@ void Starts(const Problem& problem, const Machine3D& m) {
   const double cap = 1.05 * total / allocation.num_slots();
   MapperOptions options;
   const BalanceOptions balance{.imbalance = 0.05};
+  const double node_imbalance = std::getenv("NODEIMB") ? std::atof(std::getenv("NODEIMB")) : 0.025;
   std::cout << problem.name << " " << absl::StrJoin(m.dims, "x") << ":";
   for (int run = 0; run < 5; ++run) {
     if (run == 4 && problem.grid.empty()) break;
-    StopCondition stop(absl::Now() + absl::Seconds(10));
+    StopCondition stop(absl::Now() + absl::Seconds(std::getenv("BUDGET")
+                                                       ? std::atof(std::getenv("BUDGET"))
+                                                       : 10.0));
     options.seed = 1 + (run == 1);
     const double t0 = Now();
     std::vector<SlotId> start =
         run == 3   ? BlockPlacement(input)
-        : run == 2 ? PartitionPlacement(input, 0.025, options, stop)
-        : run == 4 ? BisectionPlacement(input, 0.025, options, stop, {}, problem.grid)
-                   : BisectionPlacement(input, 0.025, options, stop);
+        : run == 2 ? PartitionPlacement(input, node_imbalance, options, stop)
+        : run == 4 ? BisectionPlacement(input, node_imbalance, options, stop,
+                                        {.stay = {},
+                                         .grid_dims = problem.grid,
+                                         .anchored_cut = std::getenv("NOANCHOR") == nullptr})
+                   : BisectionPlacement(input, node_imbalance, options, stop);
     BalancedPlacement p(input, balance, std::move(start));
     double max_load = 0;
     for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
-    if (std::getenv("VERBOSE")) std::cout << absl::StrFormat(" [%d %.3f]", p.hop_bytes(), max_load / cap * 1.05);
+    if (std::getenv("VERBOSE"))
+      std::cout << absl::StrFormat(" [%d %.3f]", p.hop_bytes(), max_load / cap * 1.05);
     RepairAndRefine(p, cap, stop);
-    std::cout << absl::StrFormat("  %s %d (%.2fs)",
-                                 std::vector<std::string>{"bisect", "bisect2", "metis", "block",
-                                                          "geometric"}[run],
-                                 p.hop_bytes(), Now() - t0);
+    std::cout << absl::StrFormat(
+        "  %s %d (%.2fs)",
+        std::vector<std::string>{"bisect", "bisect2", "metis", "block", "geometric"}[run],
+        p.hop_bytes(), Now() - t0);
   }
   std::cout << "\n";
 }

@@ -34,14 +34,16 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
   return scratch;
 }
 
-// Four constructions from scratch, each repaired and refined, run in parallel:
-// the recursive bisection by load with two seeds (its cuts vary a lot with METIS's
-// seed; when the objects form a grid, the second one cuts planes across the grid
-// instead), METIS k-way with the parts mapped by auto, and the block distribution
-// of the objects in id order (runtimes number objects along their index space, so
-// the block is often a good cut: on a ring of 8 PEs it beats the bisection for a
-// 2-D stencil); the best is kept (Rank, then the order above), so the result does
-// not depend on the threads.
+// Constructions from scratch, each repaired and refined, run in parallel: the
+// recursive bisection by load with two seeds (its cuts vary a lot with METIS's
+// seed), METIS k-way with the parts mapped by auto, and the block distribution of
+// the objects in id order (runtimes number objects along their index space, so the
+// block is often a good cut: on a ring of 8 PEs it beats the bisection for a 2-D
+// stencil). When the objects form a grid (GridOf), the second seed gives way to
+// the bisection cutting planes across the grid, and the same without METIS's
+// anchored cuts runs as a fifth (each wins some of balance_compare's stencils).
+// The best is kept (Rank, then the order above), so the result does not depend on
+// the threads.
 class PartitionBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
@@ -92,27 +94,41 @@ std::vector<int64_t> StayCosts(const BalancerInput& in) {
 }
 
 // From the current placement (a block distribution without one), the better of:
-// "repair", moves that fix the balance at least cost then moves that pay for their
-// migration; and "remap", the recursive bisection by load weighing each object's
-// current node (Scotch's remapping), then the same repair and refinement. Limits
-// hold for both; ranked as auto ranks.
 absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& in) const {
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
   const std::vector<int32_t> grid = GridOf(in.problem.graph);
-  constexpr int kRuns = 4;
-  std::vector<std::vector<SlotId>> result(kRuns);
-  std::vector<std::tuple<bool, double, int64_t>> rank(kRuns);
-  std::vector<std::string> why(kRuns);
-  tbb::parallel_for(0, kRuns, [&](int run) {
+  enum class Start { kBisection, kSecondSeed, kGrid, kGridPlain, kMetisParts, kBlock };
+  std::vector<Start> starts = {Start::kBisection, grid.empty() ? Start::kSecondSeed : Start::kGrid,
+                               Start::kMetisParts, Start::kBlock};
+  if (!grid.empty()) starts.push_back(Start::kGridPlain);
+  const int runs = static_cast<int>(starts.size());
+  std::vector<std::vector<SlotId>> result(runs);
+  std::vector<std::tuple<bool, double, int64_t>> rank(runs);
+  std::vector<std::string> why(runs);
+  tbb::parallel_for(0, runs, [&](int run) {
     MapperOptions options = in.options;
-    options.seed = in.options.seed + static_cast<uint64_t>(run == 1);
-    std::vector<SlotId> start =
-        run == 3   ? BlockPlacement(scratch)
-        : run == 2 ? PartitionPlacement(scratch, NodeImbalance(in), options, in.stop)
-        : run == 1 && !grid.empty()
-            ? BisectionPlacement(scratch, NodeImbalance(in), options, in.stop, {}, grid)
-            : BisectionPlacement(scratch, NodeImbalance(in), options, in.stop);
+    std::vector<SlotId> start;
+    switch (starts[run]) {
+      case Start::kSecondSeed:
+        options.seed += 1;
+        [[fallthrough]];
+      case Start::kBisection:
+        start = BisectionPlacement(scratch, NodeImbalance(in), options, in.stop);
+        break;
+      case Start::kGrid:
+      case Start::kGridPlain:
+        start = BisectionPlacement(
+            scratch, NodeImbalance(in), options, in.stop,
+            {.stay = {}, .grid_dims = grid, .anchored_cut = starts[run] == Start::kGrid});
+        break;
+      case Start::kMetisParts:
+        start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop);
+        break;
+      case Start::kBlock:
+        start = BlockPlacement(scratch);
+        break;
+    }
     BalancedPlacement placement(scratch, free_options, std::move(start));
     why[run] = RepairAndRefine(placement, in.cap.cap, in.stop).why_not_balanced;
     rank[run] = Rank(placement, in.cap.cap);
@@ -155,6 +171,7 @@ class MigrateBalancer final : public Balancer {
     // limits is kept (Rank, then the order of kStayScales), so the result does not
     // depend on the threads.
     const std::vector<int64_t> stay = StayCosts(in);
+    const std::vector<int32_t> grid = GridOf(in.problem.graph);
     constexpr int kRemaps = std::size(kStayScales);
     std::vector<std::vector<SlotId>> result(kRemaps);
     std::vector<std::tuple<bool, double, int64_t>> rank(kRemaps);
@@ -167,7 +184,8 @@ class MigrateBalancer final : public Balancer {
       }
       BalancedPlacement remapped(
           in.problem, in.balance,
-          BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop, scaled));
+          BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop,
+                             {.stay = scaled, .grid_dims = grid, .anchored_cut = true}));
       TrimMigrations(remapped, in.cap.cap, in.stop);
       why[run] = RepairAndRefine(remapped, in.cap.cap, in.stop).why_not_balanced;
       within[run] = remapped.MigrationLimitsHold();

@@ -131,8 +131,7 @@ std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
 
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::span<const int64_t> stay,
-                                       std::span<const int32_t> grid_dims) {
+                                       const BisectionHints& hints) {
   const TaskId n = input.graph.num_tasks();
   const int32_t nodes = input.allocation.num_nodes();
   // Integer weights: 1 + the load scaled so the sum stays under 2^28 (METIS's
@@ -157,14 +156,14 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
   const int64_t capacity = std::max<int64_t>(
       heaviest, static_cast<int64_t>(std::min(allowed, static_cast<double>(weight_sum))));
   std::vector<int32_t> home;
-  if (!input.current_slot.empty() && !stay.empty()) {
+  if (!input.current_slot.empty() && !hints.stay.empty()) {
     home.resize(n);
     for (TaskId t = 0; t < n; ++t) home[t] = input.allocation.PositionOfSlot(input.current_slot[t]);
   }
   std::vector<int32_t> position =
-      BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed, {}, stop,
-                     /*stopped=*/nullptr, home, home.empty() ? std::span<const int64_t>() : stay,
-                     grid_dims);
+      BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed,
+                     {.anchored_cut = hints.anchored_cut}, stop, /*stopped=*/nullptr, home,
+                     home.empty() ? std::span<const int64_t>() : hints.stay, hints.grid_dims);
   return SpreadOverCores(input, position);
 }
 
@@ -198,9 +197,9 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
         Allocation::Create(allocation.shared_machine(), allocation.nodes(), 1);
     absl::StatusOr<std::unique_ptr<Mapper>> mapper = BuiltinMappers().Create("auto");
     if (quotient.ok() && one_per_node.ok() && mapper.ok()) {
-      // The quotient's share of the budget: a third of what is left.
+      // The quotient's share of the budget: two thirds of what is left.
       const absl::Time now = absl::Now();
-      const absl::Time until = now + (stop.deadline() - now) / 3;
+      const absl::Time until = now + (stop.deadline() - now) * 2 / 3;
       const StopCondition quotient_stop = stop.Until(until);
       MapperOptions quotient_options = options;
       quotient_options.time_limit_seconds = std::max(1e-3, absl::ToDoubleSeconds(until - now));

@@ -22,19 +22,27 @@ namespace hopmap {
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop);
 
+// How BisectionPlacement cuts; the defaults are METIS's plain and anchored cuts.
+struct BisectionHints {
+  // With input.current_slot: one entry per object, what moving it costs in
+  // hop-bytes. Every cut also weighs keeping objects in the half that holds their
+  // current node (BisectByWeight's remapping): a remap that moves few objects.
+  std::span<const int64_t> stay;
+  // The grid the objects form (dims, first fastest): the plain cuts are planes
+  // across it, its axes following the machine's (BisectByWeight's geometric cuts).
+  std::span<const int32_t> grid_dims;
+  // Whether every cut is also tried by METIS seeing where the set's outside
+  // neighbours went (RecursiveBisectionOptions::anchored_cut).
+  bool anchored_cut = true;
+};
+
 // Dual recursive bisection by load (BisectByWeight: the objects and the nodes cut
 // in halves together, each cut weighing where the set's outside neighbours went, as
 // Scotch maps), nodes holding (1 + node_imbalance) x their share of the load, then
 // each node's objects spread over its cores (SpreadOverCores).
-// With input.current_slot and `stay` (one entry per object: what moving it costs,
-// in hop-bytes), every cut also weighs keeping objects in the half that holds
-// their current node (BisectByWeight's remapping): a remap that moves few objects.
-// With `grid_dims` (the objects form that grid), the plain cuts are planes across
-// the grid (BisectByWeight's geometric cuts).
 std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_imbalance,
                                        const MapperOptions& options, const StopCondition& stop,
-                                       std::span<const int64_t> stay = {},
-                                       std::span<const int32_t> grid_dims = {});
+                                       const BisectionHints& hints = {});
 
 // Every node's objects (position_of_task[t] = allocation position) spread over
 // its cores: heaviest object first onto the least loaded core (lowest core on

@@ -281,7 +281,8 @@ class Bisector {
       }
       extent[a] = high - low;
     }
-    size_t axis = static_cast<size_t>(std::max_element(extent.begin(), extent.end()) - extent.begin());
+    size_t axis =
+        static_cast<size_t>(std::max_element(extent.begin(), extent.end()) - extent.begin());
     const int paired = grid_axis_of_machine_axis_[static_cast<size_t>(machine_axis)];
     if (paired >= 0 && extent[static_cast<size_t>(paired)] > 0) axis = static_cast<size_t>(paired);
     std::sort(tasks.begin(), tasks.end(), [&](TaskId a, TaskId b) {
@@ -772,9 +773,9 @@ class Bisector {
   const RecursiveBisectionOptions options_;
   std::span<const int64_t> weights_;
   int64_t node_capacity_;
-  std::span<const int32_t> home_;  // each task's current position (empty: none)
-  std::span<const int64_t> stay_;  // what leaving it costs, in hop-bytes
-  std::span<const int32_t> grid_dims_;  // the tasks' grid, for geometric cuts (empty: none)
+  std::span<const int32_t> home_;               // each task's current position (empty: none)
+  std::span<const int64_t> stay_;               // what leaving it costs, in hop-bytes
+  std::span<const int32_t> grid_dims_;          // the tasks' grid, for geometric cuts (empty: none)
   std::vector<int> grid_axis_of_machine_axis_;  // -1: cut across the set's longest grid axis
   // For the set being cut: which half each of its positions went to, and the set.
   std::vector<int8_t> half_of_position_;

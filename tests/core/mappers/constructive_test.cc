@@ -312,6 +312,54 @@ TEST(RecursiveBisectionTest, AnchoredCutLowersHopBytes) {
   EXPECT_LT(cost[1], cost[0]);
 }
 
+// Geometric cuts: a 16x8x8 grid of equal weights onto a 4x2x2 torus (64 weight
+// per node) gives every node a 4x4x4 box, the boxes laid out as the nodes are
+// (neighbouring boxes on neighbouring nodes, so every cut edge is one hop), with
+// or without the anchored cut competing; the same grid with one heavy corner
+// still fills no node over its capacity.
+TEST(RecursiveBisectionTest, GridCutsGiveAlignedBoxes) {
+  const TaskGraph g = Generate("stencil3d-7", {16, 8, 8});
+  const Allocation a = *Allocation::WholeMachine(Torus({4, 2, 2}));
+  const std::vector<int32_t> grid = {16, 8, 8};
+  const std::vector<int64_t> weights(g.num_tasks(), 1);
+  const StopCondition stop(absl::InfiniteFuture());
+  for (bool anchored : {false, true}) {
+    RecursiveBisectionOptions options;
+    options.anchored_cut = anchored;
+    const std::vector<int32_t> position =
+        BisectByWeight(g, a, weights, 64, 1, options, stop, nullptr, {}, {}, grid);
+    std::vector<std::vector<int32_t>> low(16, {99, 99, 99}), high(16, {-1, -1, -1});
+    for (TaskId t = 0; t < g.num_tasks(); ++t) {
+      const int32_t c[3] = {t % 16, t / 16 % 8, t / 128};
+      for (int d = 0; d < 3; ++d) {
+        low[position[t]][d] = std::min(low[position[t]][d], c[d]);
+        high[position[t]][d] = std::max(high[position[t]][d], c[d]);
+      }
+    }
+    for (int q = 0; q < 16; ++q) {
+      for (int d = 0; d < 3; ++d) EXPECT_EQ(high[q][d] - low[q][d], 3) << q << " " << d;
+    }
+    // Every edge is inside a node or one hop long.
+    std::vector<SlotId> slots(position.begin(), position.end());
+    HopBytes cut_bytes = 0;
+    for (TaskId t = 0; t < g.num_tasks(); ++t) {
+      g.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+        if (t < u && position[t] != position[u]) cut_bytes += w;
+      });
+    }
+    EXPECT_EQ(ComputeHopBytes(g, a, slots), cut_bytes) << (anchored ? "anchored" : "plain");
+  }
+  std::vector<int64_t> heavy = weights;
+  for (TaskId t = 0; t < 64; ++t) heavy[t] = 4;
+  const int64_t total = g.num_tasks() + 64 * 3;
+  const int64_t capacity = total / 16 + total / 16 / 20;
+  const std::vector<int32_t> position =
+      BisectByWeight(g, a, heavy, capacity, 1, {}, stop, nullptr, {}, {}, grid);
+  std::vector<int64_t> load(16, 0);
+  for (TaskId t = 0; t < g.num_tasks(); ++t) load[position[t]] += heavy[t];
+  for (int q = 0; q < 16; ++q) EXPECT_LE(load[q], capacity) << q;
+}
+
 // The sets of a level are cut in parallel: the mapping must not depend on the
 // thread count (large enough for many sets per level and several METIS cuts), and
 // must be no worse than a plain in-order placement.
