@@ -283,7 +283,9 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
     const double t0 = Now();
     std::vector<SlotId> start =
         BisectionPlacement(remap, 0.025, options, stop,
-                           {.stay = stay, .grid_dims = problem.grid, .anchored_cut = true});
+                           {.stay = stay,
+                            .grid_dims = problem.grid,
+                            .anchored_cut = std::getenv("NOANCHOR") == nullptr});
     const double t1 = Now();
     BalancedPlacement p(remap, balance, start);
     RepairAndRefine(p, cap, stop);
