@@ -41,7 +41,7 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
 // block is often a good cut: on a ring of 8 PEs it beats the bisection for a 2-D
 // stencil). When the objects form a grid (GridOf), the bisection cutting planes
 // across the grid, with and without METIS's anchored cuts, comes first and the
-// second seed gives way (on balance_compare's stencils the plane cuts win 4 of 4;
+// second seed gives way (on balance_compare's stencils the plane cuts win 3 of 4;
 // on a 100,000-object 3-D stencil with a 1 s budget they are the only start that
 // ends in time). The best is kept (Rank, then the order of the starts), so the
 // result does not depend on the threads.
