@@ -5,6 +5,9 @@
 // migration against a from-scratch remap. Prints markdown tables (bench/README.md).
 //
 // Usage: balance_compare [--scotch PATH_TO_scotch_gmap-int64] [--quick]
+//                        [--starts | --remap-sweep]
+// --starts: each start of `partition` alone; --remap-sweep: the remapping bisection
+// at several costs of moving, free and trimmed to 15% moved, after a region shift.
 // Scotch is looked up as scotch_gmap-int64 on PATH with LD_LIBRARY_PATH set to
 // /usr/lib/x86_64-linux-gnu/scotch-int64 (DESIGN.md, Peers); without it the Scotch
 // column says "not installed".
@@ -283,9 +286,7 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
     const double t0 = Now();
     std::vector<SlotId> start =
         BisectionPlacement(remap, 0.025, options, stop,
-                           {.stay = stay,
-                            .grid_dims = problem.grid,
-                            .anchored_cut = std::getenv("NOANCHOR") == nullptr});
+                           {.stay = stay, .grid_dims = problem.grid, .anchored_cut = true});
     const double t1 = Now();
     BalancedPlacement p(remap, balance, start);
     RepairAndRefine(p, cap, stop);
@@ -306,45 +307,41 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
   }
 }
 
-// Each of partition's starts alone, repaired and refined (hop-bytes), and the
-// geometric bisection on the stencils' grids.
-void Starts(const Problem& problem, const Machine3D& m) {
+// --starts: each of partition's starts alone with the bench's budget, repaired and
+// refined: hop-bytes and seconds (which start wins, and what the budget costs).
+void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
   const Allocation allocation = MakeAllocation(m);
-  const std::vector<double> uniform(problem.loads.size(), 1.0);
-  const bool flat = std::getenv("UNIFORM") != nullptr;
-  const BalanceInput input{problem.graph, allocation, flat ? uniform : problem.loads};
+  const BalanceInput input{problem.graph, allocation, problem.loads};
   double total = 0;
   for (double l : input.loads) total += l;
-  const double cap = 1.05 * total / allocation.num_slots();
-  MapperOptions options;
+  const double cap = 1.05 * total / static_cast<double>(allocation.num_slots());
   const BalanceOptions balance{.imbalance = 0.05};
-  const double node_imbalance = std::getenv("NODEIMB") ? std::atof(std::getenv("NODEIMB")) : 0.025;
-  std::cout << problem.name << " " << absl::StrJoin(m.dims, "x") << ":";
-  for (int run = 0; run < 5; ++run) {
-    if (run == 4 && problem.grid.empty()) break;
-    StopCondition stop(absl::Now() + absl::Seconds(std::getenv("BUDGET")
-                                                       ? std::atof(std::getenv("BUDGET"))
-                                                       : 10.0));
+  const double node_imbalance = 0.025;  // as partition gives them (half of epsilon)
+  std::cout << "| " << problem.name << " | " << absl::StrJoin(m.dims, "x") << ", " << m.cores
+            << " cores |";
+  for (int run = 0; run < 6; ++run) {
+    if (run >= 4 && problem.grid.empty()) {
+      std::cout << " - |";
+      continue;
+    }
+    const StopCondition stop(absl::Now() + absl::Seconds(time_limit));
+    MapperOptions options;
     options.seed = 1 + (run == 1);
     const double t0 = Now();
-    std::vector<SlotId> start =
-        run == 3   ? BlockPlacement(input)
-        : run == 2 ? PartitionPlacement(input, node_imbalance, options, stop)
-        : run == 4 ? BisectionPlacement(input, node_imbalance, options, stop,
-                                        {.stay = {},
-                                         .grid_dims = problem.grid,
-                                         .anchored_cut = std::getenv("NOANCHOR") == nullptr})
-                   : BisectionPlacement(input, node_imbalance, options, stop);
+    std::vector<SlotId> start;
+    if (run == 3) {
+      start = BlockPlacement(input);
+    } else if (run == 2) {
+      start = PartitionPlacement(input, node_imbalance, options, stop);
+    } else if (run >= 4) {
+      start = BisectionPlacement(input, node_imbalance, options, stop,
+                                 {.stay = {}, .grid_dims = problem.grid, .anchored_cut = run == 4});
+    } else {
+      start = BisectionPlacement(input, node_imbalance, options, stop);
+    }
     BalancedPlacement p(input, balance, std::move(start));
-    double max_load = 0;
-    for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
-    if (std::getenv("VERBOSE"))
-      std::cout << absl::StrFormat(" [%d %.3f]", p.hop_bytes(), max_load / cap * 1.05);
     RepairAndRefine(p, cap, stop);
-    std::cout << absl::StrFormat(
-        "  %s %d (%.2fs)",
-        std::vector<std::string>{"bisect", "bisect2", "metis", "block", "geometric"}[run],
-        p.hop_bytes(), Now() - t0);
+    std::cout << absl::StrFormat(" %d (%.2f s) |", p.hop_bytes(), Now() - t0);
   }
   std::cout << "\n";
 }
@@ -376,7 +373,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--starts") {
       starts = true;
     } else {
-      std::cerr << "usage: balance_compare [--scotch PATH] [--quick]\n";
+      std::cerr << "usage: balance_compare [--scotch PATH] [--quick] [--starts | --remap-sweep]\n";
       return 2;
     }
   }
@@ -393,8 +390,10 @@ int main(int argc, char** argv) {
   if (quick) problems.resize(1);
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
   if (starts) {
+    std::cout << "| graph | machine | bisection seed 1 | seed 2 | METIS k-way + auto | block | "
+                 "plane cuts | plane cuts, no anchored cut |\n|---|---|---|---|---|---|---|---|\n";
     for (const Problem& problem : problems)
-      for (const Machine3D& m : machines) Starts(problem, m);
+      for (const Machine3D& m : machines) Starts(problem, m, time_limit);
     return 0;
   }
   if (sweep) {
@@ -408,8 +407,9 @@ int main(int argc, char** argv) {
             << "hop-bytes (/ greedy-lb's) | max/avg load, per balancer\n\n"
             << "| graph | machine | partition | greedy-lb | refine-lb (from block) | block | "
                "Scotch gmap -b"
-            << eps << " | Scotch gmap -b" << eps / 2 << " | partition s | Scotch s |\n"
-            << "|---|---|---|---|---|---|---|---|---|---|\n";
+            << eps << " | Scotch gmap -b" << eps / 2
+            << " | partition s | Scotch s | partition given Scotch's time (-b" << eps / 2 << ") |\n"
+            << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   struct ShiftCase {
     std::string name, machine, kind;
     HopBytes before;
@@ -429,6 +429,11 @@ int main(int argc, char** argv) {
       const Row scotch = RunScotch(gmap, input, m, eps);
       // Scotch asked for half the imbalance, so that its result meets epsilon.
       const Row scotch_tight = RunScotch(gmap, input, m, eps / 2);
+      // The same budget Scotch took (at least the default), for a like-for-like time.
+      const Row partition_matched = scotch_tight.hop_bytes < 0
+                                        ? scotch_tight
+                                        : RunBalancer(input, "partition", balance,
+                                                      std::max(time_limit, scotch_tight.seconds));
       const std::string machine =
           absl::StrCat("torus ", absl::StrJoin(m.dims, "x"), ", ", m.cores, " cores");
       std::cout << "| " << problem.name << " | " << machine << " | "
@@ -437,7 +442,9 @@ int main(int argc, char** argv) {
                 << " | " << Cell(scotch, greedy.hop_bytes) << " | "
                 << Cell(scotch_tight, greedy.hop_bytes) << " | "
                 << absl::StrFormat("%.2f", partition.seconds) << " | "
-                << absl::StrFormat("%.2f", scotch.seconds) << " |\n";
+                << absl::StrFormat("%.2f", scotch.seconds) << " | "
+                << Cell(partition_matched, greedy.hop_bytes) << " ("
+                << absl::StrFormat("%.2f", partition_matched.seconds) << " s) |\n";
 
       // The load shifts, remapped from hopmap's balanced placement.
       MapperOptions options;

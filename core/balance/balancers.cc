@@ -303,14 +303,15 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
       "rules it out); keeps the best",
       [] { return std::unique_ptr<Balancer>(new AutoBalancer()); });
   add("partition",
-      "from scratch: dual recursive bisection of objects and nodes by load (two seeds), METIS "
-      "k-way parts mapped by auto and the block distribution, each repaired and refined under "
-      "the cap; the best kept",
+      "from scratch: dual recursive bisection of objects and nodes by load (two seeds; on a "
+      "grid, plane cuts across it instead of the second), METIS k-way parts mapped by auto and "
+      "the block distribution, each repaired and refined under the cap; the best kept",
       [] { return std::unique_ptr<Balancer>(new PartitionBalancer()); });
   add("migrate",
-      "from the current placement (a block distribution without one): the better of moves that "
-      "fix the balance at least cost and a recursive bisection that weighs each object's "
-      "current node (Scotch-style remap), each refined by moves that pay for their migration",
+      "from the current placement (a block distribution without one): the best of moves that "
+      "fix the balance at least cost and recursive bisections that weigh each object's current "
+      "node at six costs of moving (Scotch-style remaps, trimmed back to a migration limit), "
+      "each refined by moves that pay for their migration",
       [] { return std::unique_ptr<Balancer>(new MigrateBalancer()); });
   add("greedy-lb", "Charm++ GreedyLB: heaviest object to the least loaded slot (no communication)",
       [] { return std::unique_ptr<Balancer>(new GreedyLbBalancer()); });
