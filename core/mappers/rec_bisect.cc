@@ -250,7 +250,7 @@ class Bisector {
 
   // The plain cut of a grid's task set as a plane at the weight target, across the
   // grid axis paired with the machine axis the positions were just split across
-  // (GridAxisOfMachineAxis), or across the set's longest grid axis when that one
+  // (PairGridAxes), or across the set's longest grid axis when that one
   // has none or is down to one plane: the grid's axes follow the machine's, so
   // neighbouring blocks land on neighbouring nodes whatever the loads. Keeps the
   // first tasks (by coordinate, then id) whose weight is nearest `target` within
@@ -822,6 +822,17 @@ std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& al
                                     const StopCondition& stop, bool* stopped,
                                     std::span<const int32_t> home, std::span<const int64_t> stay,
                                     std::span<const int32_t> grid_dims) {
+  // A grid that is not the tasks' (another size, an empty dim) cannot be cut by
+  // planes: METIS cuts instead.
+  int64_t grid_size = grid_dims.empty() ? -1 : 1;
+  for (int32_t d : grid_dims) {
+    if (d <= 0 || grid_size > graph.num_tasks()) {
+      grid_size = -1;
+      break;
+    }
+    grid_size *= d;
+  }
+  if (grid_size != graph.num_tasks()) grid_dims = {};
   Bisector bisector(graph, allocation, seed, options, stop, weights, node_capacity, home, stay,
                     grid_dims);
   std::vector<SlotId> slots = bisector.Run();

@@ -63,7 +63,7 @@ struct RecursiveBisectionOptions {
 // `grid_dims` (a grid whose size is the number of tasks, task = c0 + D0 * (c1 +
 // ...), on a torus or mesh): the plain cut of every set is a plane across the
 // grid instead of METIS's, the grid's axes following the machine's (the anchored
-// cut still competes with it).
+// cut still competes with it). Dims of another size are ignored (METIS cuts).
 std::vector<int32_t> BisectByWeight(const TaskGraph& graph, const Allocation& allocation,
                                     std::span<const int64_t> weights, int64_t node_capacity,
                                     uint64_t seed, const RecursiveBisectionOptions& options,

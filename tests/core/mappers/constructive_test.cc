@@ -349,6 +349,10 @@ TEST(RecursiveBisectionTest, GridCutsGiveAlignedBoxes) {
     }
     EXPECT_EQ(ComputeHopBytes(g, a, slots), cut_bytes) << (anchored ? "anchored" : "plain");
   }
+  // A grid of another size is ignored: the METIS cuts, as without one.
+  const std::vector<int32_t> wrong = {16, 8, 4};
+  EXPECT_EQ(BisectByWeight(g, a, weights, 64, 1, {}, stop, nullptr, {}, {}, wrong),
+            BisectByWeight(g, a, weights, 64, 1, {}, stop, nullptr, {}, {}, {}));
   std::vector<int64_t> heavy = weights;
   for (TaskId t = 0; t < 64; ++t) heavy[t] = 4;
   const int64_t total = g.num_tasks() + 64 * 3;
