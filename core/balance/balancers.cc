@@ -50,16 +50,9 @@ class PartitionBalancer final : public Balancer {
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
 };
 
-// The grid the objects form (dims, first fastest), when the pattern analysis finds
-// a near-neighbour grid carrying nearly all the bytes; empty otherwise.
-std::vector<int32_t> GridOf(const TaskGraph& graph) {
-  constexpr double kMinExplained = 0.9;
-  absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
-  if (!pattern.ok() || !pattern->is_grid() || pattern->explained_share < kMinExplained) return {};
-  int64_t size = 1;
-  for (int32_t d : pattern->dims) size *= d;
-  if (size != graph.num_tasks()) return {};
-  return pattern->dims;
+// The caller's grid, or the graph's analysed here.
+std::vector<int32_t> GridOf(const BalancerInput& in) {
+  return in.grid_dims != nullptr ? *in.grid_dims : GridOf(in.problem.graph);
 }
 
 // How placements are compared: within the cap first, then the lower hop-bytes +
@@ -94,11 +87,10 @@ std::vector<int64_t> StayCosts(const BalancerInput& in) {
   return stay;
 }
 
-// From the current placement (a block distribution without one), the better of:
 absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& in) const {
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
-  const std::vector<int32_t> grid = GridOf(in.problem.graph);
+  const std::vector<int32_t> grid = GridOf(in);
   enum class Start { kBisection, kSecondSeed, kGrid, kGridPlain, kMetisParts, kBlock };
   // On a grid the plane cuts come first: without METIS they are the quickest, and
   // on a short budget for a large grid the starts run last may be cut short.
@@ -157,6 +149,12 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
 constexpr double kStayScales[] = {1.0 / 8, 1.0 / 4, 1.0 / 16, 1.0 / 2, 1.0 / 32, 1.0};
 constexpr int kRoundStarts[] = {0, 1, 3, 5, 6};
 
+// From the current placement (a block distribution without one), the best of:
+// "repair", moves that fix the balance at least cost then moves that pay for their
+// migration; and "remaps", the recursive bisection by load weighing each object's
+// current node (Scotch's remapping) at each of kStayScales, trimmed back to the
+// migration limit, then the same repair and refinement. Limits hold for all;
+// ranked as auto ranks.
 class MigrateBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override {
@@ -176,7 +174,7 @@ class MigrateBalancer final : public Balancer {
     // limits is kept (Rank, then the order of kStayScales), so the result does not
     // depend on the threads.
     const std::vector<int64_t> stay = StayCosts(in);
-    const std::vector<int32_t> grid = GridOf(in.problem.graph);
+    const std::vector<int32_t> grid = GridOf(in);
     constexpr int kRemaps = std::size(kStayScales);
     std::vector<std::vector<SlotId>> result(kRemaps);
     std::vector<std::tuple<bool, double, int64_t>> rank(kRemaps);
@@ -203,7 +201,8 @@ class MigrateBalancer final : public Balancer {
       tbb::parallel_for(kRoundStarts[round], kRoundStarts[round + 1], remap);
       // A round cut short by the deadline gives a poor placement: start none that
       // would not end in time.
-      if (absl::Now() + (absl::Now() - round_start) > in.stop.deadline()) break;
+      const absl::Time now = absl::Now();
+      if (now + (now - round_start) > in.stop.deadline()) break;
     }
     std::tuple<bool, double, int64_t> best = Rank(repaired, in.cap.cap);
     for (int run = 0; run < kRemaps; ++run) {
@@ -259,6 +258,7 @@ class AutoBalancer final : public Balancer {
     std::vector<Run> runs;
     if (has_current) runs.push_back({"migrate", &migrate, hard_limit ? 1.0 : 0.4});
     if (!has_current || !hard_limit) runs.push_back({"partition", &partition, 1.0});
+    const std::vector<int32_t> grid = GridOf(in);  // analysed once for both
 
     BalancerOutput best;
     std::tuple<bool, double, int64_t> best_rank;
@@ -267,7 +267,7 @@ class AutoBalancer final : public Balancer {
       const StopCondition stop =
           in.stop.Until(start + (in.stop.deadline() - start) * runs[i].share);
       absl::StatusOr<BalancerOutput> out =
-          runs[i].balancer->Balance({in.problem, in.balance, in.options, stop, in.cap});
+          runs[i].balancer->Balance({in.problem, in.balance, in.options, stop, in.cap, &grid});
       Candidate candidate{runs[i].name, 0, 0, Seconds(start), ""};
       if (!out.ok()) {
         candidate.error = std::string(out.status().message());
@@ -324,6 +324,16 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
 }
 
 }  // namespace
+
+std::vector<int32_t> GridOf(const TaskGraph& graph) {
+  constexpr double kMinExplained = 0.9;
+  absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
+  if (!pattern.ok() || !pattern->is_grid() || pattern->explained_share < kMinExplained) return {};
+  int64_t size = 1;
+  for (int32_t d : pattern->dims) size *= d;
+  if (size != graph.num_tasks()) return {};
+  return pattern->dims;
+}
 
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop) {

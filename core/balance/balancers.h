@@ -23,6 +23,9 @@ struct BalancerInput {
   const MapperOptions& options;
   const StopCondition& stop;
   const LoadCap& cap;
+  // The grid the objects form (GridOf) when the caller already analysed the graph
+  // (auto, for its two balancers); null: a balancer that needs it analyses.
+  const std::vector<int32_t>* grid_dims = nullptr;
 };
 
 struct BalancerOutput {
@@ -54,6 +57,10 @@ struct BalancerInfo {
 const std::vector<BalancerInfo>& BuiltinBalancers();
 // NotFound naming the known balancers.
 absl::StatusOr<std::unique_ptr<Balancer>> CreateBalancer(absl::string_view name);
+
+// The grid the objects form (dims, first fastest), when the pattern analysis finds
+// a near-neighbour grid carrying nearly all the bytes; empty otherwise.
+std::vector<int32_t> GridOf(const TaskGraph& graph);
 
 // hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
 // repair if the refinement could not keep a slot under the cap.
