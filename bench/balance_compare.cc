@@ -252,8 +252,9 @@ Row RunScotch(const std::string& gmap, const BalanceInput& input, const Machine3
   return Measure(input, SpreadOverCores(input, position), seconds);
 }
 
-// Sweep: the remapping bisection with stay costs of k hops per byte of each
-// object's edges, repaired and refined, for the region shift (unlimited).
+// --remap-sweep: the remapping bisection after the region shift with stay costs of
+// k hops per byte of each object's edges, repaired and refined without a limit
+// ("free") and trimmed to 15% moved (TrimMigrations) before the same.
 void RemapSweep(const Problem& problem, const Machine3D& m) {
   const Allocation allocation = MakeAllocation(m);
   const BalanceInput input{problem.graph, allocation, problem.loads};
@@ -268,19 +269,19 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
   const HopBytes scratch = SolveBalancedMapping(BalanceInput{problem.graph, allocation, shifted},
                                                 "partition", options, balance)
                                ->hop_bytes;
-  double total = 0;
-  for (double l : shifted) total += l;
-  const double cap = 1.05 * total / allocation.num_slots();
+  const double cap = ComputeLoadCap(remap, balance.imbalance).cap;
   std::cout << problem.name << " " << absl::StrJoin(m.dims, "x") << " scratch " << scratch << "\n";
   BalanceOptions limited = balance;
   limited.max_migrations = problem.graph.num_tasks() * 15 / 100;
+  const TaskId n = problem.graph.num_tasks();
+  std::vector<Bytes> edge_bytes(n, 0);
+  for (TaskId t = 0; t < n; ++t) {
+    problem.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { edge_bytes[t] += w; });
+  }
   for (double k : {0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0}) {
-    const TaskId n = problem.graph.num_tasks();
     std::vector<int64_t> stay(n);
     for (TaskId t = 0; t < n; ++t) {
-      Bytes bytes = 0;
-      problem.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { bytes += w; });
-      stay[t] = static_cast<int64_t>(k * static_cast<double>(bytes));
+      stay[t] = static_cast<int64_t>(k * static_cast<double>(edge_bytes[t]));
     }
     StopCondition stop(absl::Now() + absl::Seconds(5));
     const double t0 = Now();
@@ -312,10 +313,8 @@ void RemapSweep(const Problem& problem, const Machine3D& m) {
 void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
   const Allocation allocation = MakeAllocation(m);
   const BalanceInput input{problem.graph, allocation, problem.loads};
-  double total = 0;
-  for (double l : input.loads) total += l;
-  const double cap = 1.05 * total / static_cast<double>(allocation.num_slots());
   const BalanceOptions balance{.imbalance = 0.05};
+  const double cap = ComputeLoadCap(input, balance.imbalance).cap;
   const double node_imbalance = 0.025;  // as partition gives them (half of epsilon)
   std::cout << "| " << problem.name << " | " << absl::StrJoin(m.dims, "x") << ", " << m.cores
             << " cores |";
