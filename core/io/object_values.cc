@@ -47,6 +47,16 @@ absl::StatusOr<std::string> Slurp(const std::string& path, absl::string_view wha
   return buffer.str();
 }
 
+// A value file read whole, then parsed with `parse` (errors name the file).
+template <typename T>
+absl::StatusOr<std::vector<T>> ReadValuesFile(
+    const std::string& path, absl::string_view what,
+    absl::StatusOr<std::vector<T>> (*parse)(const std::string&, const std::string&)) {
+  absl::StatusOr<std::string> text = Slurp(path, what);
+  if (!text.ok()) return text.status();
+  return parse(*text, path);
+}
+
 absl::StatusOr<std::vector<double>> ParseLoadValues(const std::string& text,
                                                     const std::string& source_name,
                                                     absl::string_view what,
@@ -81,9 +91,7 @@ absl::StatusOr<std::vector<double>> ParseBackgroundLoads(const std::string& text
 }
 
 absl::StatusOr<std::vector<double>> ReadBackgroundLoadsFile(const std::string& path) {
-  absl::StatusOr<std::string> text = Slurp(path, "background load");
-  if (!text.ok()) return text.status();
-  return ParseBackgroundLoads(*text, path);
+  return ReadValuesFile(path, "background load", &ParseBackgroundLoads);
 }
 
 absl::StatusOr<std::vector<uint8_t>> ParseFixedFlags(const std::string& text,
@@ -101,15 +109,11 @@ absl::StatusOr<std::vector<uint8_t>> ParseFixedFlags(const std::string& text,
 }
 
 absl::StatusOr<std::vector<uint8_t>> ReadFixedFlagsFile(const std::string& path) {
-  absl::StatusOr<std::string> text = Slurp(path, "fixed");
-  if (!text.ok()) return text.status();
-  return ParseFixedFlags(*text, path);
+  return ReadValuesFile(path, "fixed", &ParseFixedFlags);
 }
 
 absl::StatusOr<std::vector<double>> ReadLoadsFile(const std::string& path) {
-  absl::StatusOr<std::string> text = Slurp(path, "loads");
-  if (!text.ok()) return text.status();
-  return ParseLoads(*text, path);
+  return ReadValuesFile(path, "loads", &ParseLoads);
 }
 
 absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
@@ -127,9 +131,7 @@ absl::StatusOr<std::vector<Bytes>> ParseStateBytes(const std::string& text,
 }
 
 absl::StatusOr<std::vector<Bytes>> ReadStateBytesFile(const std::string& path) {
-  absl::StatusOr<std::string> text = Slurp(path, "state bytes");
-  if (!text.ok()) return text.status();
-  return ParseStateBytes(*text, path);
+  return ReadValuesFile(path, "state bytes", &ParseStateBytes);
 }
 
 }  // namespace hopmap
