@@ -96,6 +96,16 @@ absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOption
       }
     }
   }
+  if (!input.object_counts.empty()) {
+    if (input.object_counts.size() != n)
+      return wrong_size("object counts", input.object_counts.size());
+    for (size_t t = 0; t < n; ++t) {
+      if (input.object_counts[t] < 1) {
+        return absl::InvalidArgumentError(absl::StrCat("object counts: object ", t, " stands for ",
+                                                       input.object_counts[t], "; must be >= 1"));
+      }
+    }
+  }
   if (n > 0 && input.allocation.num_slots() > kMaxTasks) {
     return absl::InvalidArgumentError("the allocation has more slots than hopmap supports");
   }

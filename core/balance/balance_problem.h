@@ -40,6 +40,10 @@ struct BalanceInput {
   // processes, its own threads); empty: none. Counts in the slot loads and the
   // average like objects' loads, and never moves.
   std::span<const double> background_load = {};
+  // How many of the caller's objects each object stands for (a cluster of a
+  // coarse problem, MultilevelRefine); empty: 1 each. The migration limit on
+  // objects counts these.
+  std::span<const int64_t> object_counts = {};
 };
 
 struct BalanceOptions {
@@ -81,6 +85,9 @@ inline double LoadOf(const BalanceInput& input, TaskId t) {
 }
 inline Bytes StateBytesOf(const BalanceInput& input, TaskId t) {
   return input.state_bytes.empty() ? 1 : input.state_bytes[t];
+}
+inline int64_t ObjectCountOf(const BalanceInput& input, TaskId t) {
+  return input.object_counts.empty() ? 1 : input.object_counts[t];
 }
 inline bool IsFixed(const BalanceInput& input, TaskId t) {
   return !input.fixed.empty() && input.fixed[t];

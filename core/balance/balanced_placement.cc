@@ -51,7 +51,7 @@ bool BalancedPlacement::WithinMigrationLimits(TaskId t, SlotId to, TaskId u) con
   auto account = [&](TaskId x, SlotId x_to) {
     const SlotId home = input_->current_slot[x];
     const int sign = (x_to != home ? 1 : 0) - (slot_of_task_[x] != home ? 1 : 0);
-    objects += sign;
+    objects += sign * ObjectCountOf(*input_, x);
     bytes += sign * StateBytesOf(*input_, x);
   };
   const SlotId from = slot_of_task_[t];
@@ -89,7 +89,7 @@ void BalancedPlacement::Attach(TaskId t, SlotId s) {
 
 void BalancedPlacement::CountMigration(TaskId t, int sign) {
   if (!migrated(t)) return;
-  migrated_objects_ += sign;
+  migrated_objects_ += sign * ObjectCountOf(*input_, t);
   migrated_bytes_ += sign * StateBytesOf(*input_, t);
 }
 

@@ -21,6 +21,7 @@ class BalancedPlacement {
                     std::vector<SlotId> slot_of_task);
 
   [[nodiscard]] const BalanceInput& input() const { return *input_; }
+  [[nodiscard]] const BalanceOptions& options() const { return *options_; }
   [[nodiscard]] const Allocation& allocation() const { return input_->allocation; }
   [[nodiscard]] const TaskGraph& graph() const { return input_->graph; }
   [[nodiscard]] TaskId num_objects() const { return static_cast<TaskId>(slot_of_task_.size()); }
@@ -51,6 +52,7 @@ class BalancedPlacement {
   [[nodiscard]] bool migrated(TaskId t) const {
     return has_current() && slot_of_task_[t] != input_->current_slot[t];
   }
+  // Objects migrated (each counted ObjectCountOf times).
   [[nodiscard]] int64_t migrated_objects() const { return migrated_objects_; }
   [[nodiscard]] Bytes migrated_bytes() const { return migrated_bytes_; }
   // Change of the migration term (migration_cost x migrated bytes) if t moved to

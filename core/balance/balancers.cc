@@ -9,6 +9,7 @@
 #include "core/analysis/pattern.h"
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
+#include "core/balance/multilevel_refine.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -305,7 +306,8 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
   add("partition",
       "from scratch: dual recursive bisection of objects and nodes by load (two seeds; on a "
       "grid, plane cuts across it instead of the second), METIS k-way parts mapped by auto and "
-      "the block distribution, each repaired and refined under the cap; the best kept",
+      "the block distribution, each repaired and refined under the cap (a multilevel V-cycle of "
+      "moves and swaps); the best kept",
       [] { return std::unique_ptr<Balancer>(new PartitionBalancer()); });
   add("migrate",
       "from the current placement (a block distribution without one): the best of moves that "
@@ -338,7 +340,7 @@ std::vector<int32_t> GridOf(const TaskGraph& graph) {
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop) {
   BalanceSearchStats stats = RepairBalance(placement, cap, stop);
-  const BalanceSearchStats refined = RefineBalanced(placement, cap, {}, stop);
+  const BalanceSearchStats refined = MultilevelRefine(placement, cap, {}, stop);
   stats.passes += refined.passes;
   stats.moves += refined.moves;
   stats.swaps += refined.swaps;
