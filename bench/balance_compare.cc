@@ -385,8 +385,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--only" && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::cerr << "usage: balance_compare [--scotch PATH] [--quick] [--time-limit S] [--only NAME] "
-                   "[--starts | --remap-sweep]\n";
+      std::cerr
+          << "usage: balance_compare [--scotch PATH] [--quick] [--time-limit S] [--only NAME] "
+             "[--starts | --remap-sweep]\n";
       return 2;
     }
   }
@@ -400,8 +401,7 @@ int main(int argc, char** argv) {
   problems.push_back(Replicated(
       std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
   if (quick) problems.resize(1);
-  std::erase_if(problems,
-                [&](const Problem& p) { return p.name.find(only) == std::string::npos; });
+  std::erase_if(problems, [&](const Problem& p) { return p.name.find(only) == std::string::npos; });
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
   if (starts) {
     std::cout << "| graph | machine | bisection seed 1 | seed 2 | METIS k-way + auto | block | "

@@ -175,11 +175,12 @@ BalanceSearchStats RefineBalanced(BalancedPlacement& p, double cap,
     if (!p.movable(t)) return false;
     const int32_t from_position = p.position_of(t);
     const SlotId from = p.slot_of(t);
-    // Home on the same node: zero hop-bytes, refunds the migration.
+    // Home on the same node: zero hop-bytes, refunds the migration cost, and one
+    // migration fewer counts against a limit (even without a cost: a remap
+    // trimmed to its limit may then spend the migration on a move that gains).
     if (p.migrated(t)) {
       const SlotId home = p.input().current_slot[t];
-      if (allocation.PositionOfSlot(home) == from_position && fits(home, p.load(t), 0) &&
-          -p.MigrationCostDelta(t, home) > kMinGain) {
+      if (allocation.PositionOfSlot(home) == from_position && fits(home, p.load(t), 0)) {
         p.Move(t, home, 0);
         ++stats.moves;
         return true;

@@ -1,6 +1,7 @@
 #include "core/balance/balancers.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <utility>
 
@@ -105,6 +106,13 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   std::vector<std::tuple<bool, double, int64_t>> rank(runs);
   std::vector<std::string> why(runs);
   tbb::parallel_for(0, runs, [&](int run) {
+    // A start that would begin after the deadline is skipped: METIS's cuts cannot
+    // be interrupted, so it would only overrun the budget (the first always runs).
+    if (run > 0 && in.stop.ShouldStop()) {
+      rank[run] = {true, std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<int64_t>::max()};
+      return;
+    }
     MapperOptions options = in.options;
     std::vector<SlotId> start;
     switch (starts[run]) {

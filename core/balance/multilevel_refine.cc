@@ -201,7 +201,8 @@ std::unique_ptr<NodeView> MakeNodeView(const BalancedPlacement& p) {
       }
     }
     BalanceOptions& b = view->balance;
-    if (b.max_migrations >= 0) b.max_migrations = std::max<int64_t>(0, b.max_migrations - core_only);
+    if (b.max_migrations >= 0)
+      b.max_migrations = std::max<int64_t>(0, b.max_migrations - core_only);
     if (b.max_migration_bytes >= 0) {
       b.max_migration_bytes = std::max<Bytes>(0, b.max_migration_bytes - core_only_bytes);
     }
@@ -305,10 +306,9 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
       }
     }
   }
-  placement = BalancedPlacement(
-      placement.input(), placement.options(),
-      VCycle(placement.input(), placement.options(), placement.slot_of_task(), cap, options, stop,
-             stats));
+  placement = BalancedPlacement(placement.input(), placement.options(),
+                                VCycle(placement.input(), placement.options(),
+                                       placement.slot_of_task(), cap, options, stop, stats));
   return stats;
 }
 

@@ -200,6 +200,28 @@ TEST(BalancedSolveTest, PartitionIsBalancedAndBeatsTheCommunicationBlindBalancer
   EXPECT_FALSE(ours.balance->has_current);
 }
 
+// With the deadline already past, partition still answers from its first start
+// (the others are skipped: they could only overrun the budget).
+TEST(BalancedSolveTest, PartitionAnswersWhenTheDeadlineHasPassed) {
+  const TaskGraph graph = Generate("stencil2d-5", {32, 32});
+  const Allocation allocation = WholeTorus({4, 4}, 2);
+  const std::vector<double> loads = RandomLoads(1024, 0.5, 1.5, 5);
+  const BalanceInput input{graph, allocation, loads};
+  const BalanceOptions balance;
+  const MapperOptions options;
+  const StopCondition stop(absl::InfinitePast());
+  const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
+  absl::StatusOr<std::unique_ptr<Balancer>> partition = CreateBalancer("partition");
+  ASSERT_TRUE(partition.ok());
+  absl::StatusOr<BalancerOutput> out = (*partition)->Balance({input, balance, options, stop, cap});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->slot_of_task.size(), 1024u);
+  for (SlotId s : out->slot_of_task) {
+    EXPECT_GE(s, 0);
+    EXPECT_LT(s, allocation.num_slots());
+  }
+}
+
 TEST(BalancedSolveTest, IsDeterministicForAnyThreadCount) {
   const TaskGraph graph = Generate("stencil3d-7", {8, 8, 8});
   const Allocation allocation = WholeTorus({2, 2, 2}, 4);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/balance/balance_problem.h"
+#include "core/balance/balance_search.h"
 #include "core/balance/construct.h"
 #include "core/mappers/random_stream.h"
 #include "gtest/gtest.h"
@@ -107,6 +108,29 @@ TEST(MultilevelRefineTest, KeepsLimitsCapAndFixedObjects) {
       EXPECT_LE(end_loads[s], std::max(cap, start_loads[s]) + LoadTolerance(cap)) << s;
     }
   }
+}
+
+// A migrated object whose current slot is another core of its node goes home
+// when that core has room, though no migration cost asks it to: hop-bytes do not
+// change and the migration no longer counts against a limit.
+TEST(MultilevelRefineTest, ReturnsHomeOnTheSameNodeWithoutACost) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({2, 2}, 2);
+  const std::vector<SlotId> current = BlockPlacement(BalanceInput{graph, allocation});
+  const BalanceInput input{.graph = graph, .allocation = allocation, .current_slot = current};
+  BalanceOptions options;
+  options.imbalance = 1.0;  // room for one more object on every core
+  const double cap = ComputeLoadCap(input, options.imbalance).cap;
+  std::vector<SlotId> start = current;
+  start[0] = current[0] ^ 1;  // the other core of object 0's node
+  BalancedPlacement p(input, options, start);
+  ASSERT_EQ(p.migrated_objects(), 1);
+  const HopBytes before = p.hop_bytes();
+  RefineBalanced(p, cap, {}, kNoDeadline);
+  EXPECT_EQ(p.slot_of(0), current[0]);
+  // Others may move for hop-bytes (the block is not the best placement here).
+  EXPECT_EQ(p.migrated_objects(), CountMigrated(p.slot_of_task(), current));
+  EXPECT_LE(p.hop_bytes(), before);
 }
 
 TEST(MultilevelRefineTest, ObjectCountsAreValidated) {
