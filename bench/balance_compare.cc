@@ -296,18 +296,14 @@ void RemapSweep(const Problem& problem, const Machine3D& m, double time_limit) {
     RepairAndRefine(p, cap, stop);
     BalancedPlacement q(remap, limited, start);
     const double t2 = Now();
-    TrimMigrations(q, cap, stop);
-    const int64_t trimmed = q.migrated_objects();
-    const HopBytes trimmed_hb = q.hop_bytes();
+    TrimAndRefine(q, cap, stop);
     const double t3 = Now();
-    RepairAndRefine(q, cap, stop);
-    const double t4 = Now();
     std::cout << absl::StrFormat(
-        "  k=%6.3f free: %5.1f%% %.3f | trimmed %5.1f%% %.3f refined %5.1f%% %.3f %s | bisect "
-        "%.2fs trim %.2fs refine %.2fs\n",
-        k, 100.0 * p.migrated_objects() / n, 1.0 * p.hop_bytes() / scratch, 100.0 * trimmed / n,
-        1.0 * trimmed_hb / scratch, 100.0 * q.migrated_objects() / n, 1.0 * q.hop_bytes() / scratch,
-        q.MigrationLimitsHold() ? "ok" : "OVER", t1 - t0, t3 - t2, t4 - t3);
+        "  k=%6.3f free: %5.1f%% %.3f | trimmed and refined %5.1f%% %.3f %s | bisect %.2fs "
+        "trim and refine %.2fs\n",
+        k, 100.0 * p.migrated_objects() / n, 1.0 * p.hop_bytes() / scratch,
+        100.0 * q.migrated_objects() / n, 1.0 * q.hop_bytes() / scratch,
+        q.MigrationLimitsHold() ? "ok" : "OVER", t1 - t0, t3 - t2);
   }
 }
 

@@ -150,12 +150,14 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
 // What a remap's stay costs are scaled by, one remap each (StayCosts is x1, 2 hops
 // per byte of an object's edges without a migration cost). Cheaper stays let the
 // bisection move more objects for fewer hop-bytes, and a remap over a migration
-// limit is trimmed back to it; which scale ends best varies with the shift. On
-// region shifts of 10% of the objects under a 15% limit the best were 1/16 to 1/4
-// (`balance_compare --remap-sweep`). Run in rounds, most useful first: the first
+// limit is trimmed back to it (TrimAndRefine); which scale ends best varies with
+// the shift. On region shifts of 10% of the objects under a 15% limit the best
+// were 1/32 or 1/16 on three stencils and 1/2 on the fourth, a 2-D grid on 256
+// nodes (`balance_compare --remap-sweep`: k = 0.0625, 0.125 and 1 hops per
+// byte); without a limit 1/32 and 1/16. Run in rounds, most useful first: the first
 // alone (it then has every thread, as large inputs need within a short budget),
 // the next in pairs; a round starts only when the budget leaves time for it.
-constexpr double kStayScales[] = {1.0 / 8, 1.0 / 4, 1.0 / 16, 1.0 / 2, 1.0 / 32, 1.0};
+constexpr double kStayScales[] = {1.0 / 16, 1.0 / 2, 1.0 / 32, 1.0 / 8, 1.0 / 4, 1.0};
 constexpr int kRoundStarts[] = {0, 1, 3, 5, 6};
 
 // From the current placement (a block distribution without one), the best of:
@@ -198,8 +200,7 @@ class MigrateBalancer final : public Balancer {
           in.problem, in.balance,
           BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop,
                              {.stay = scaled, .grid_dims = grid, .anchored_cut = true}));
-      TrimMigrations(remapped, in.cap.cap, in.stop);
-      why[run] = RepairAndRefine(remapped, in.cap.cap, in.stop).why_not_balanced;
+      why[run] = TrimAndRefine(remapped, in.cap.cap, in.stop).why_not_balanced;
       within[run] = remapped.MigrationLimitsHold();
       rank[run] = Rank(remapped, in.cap.cap);
       result[run] = std::move(remapped).Release();
@@ -359,6 +360,58 @@ BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
     stats.why_not_balanced = again.why_not_balanced;
   }
   return stats;
+}
+
+BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
+                                 const StopCondition& stop) {
+  const BalanceInput& in = placement.input();
+  const BalanceOptions& rules = placement.options();
+  const TaskId n = placement.num_objects();
+  if (!placement.MigrationLimitsHold() && n > 0) {
+    // The price's unit: the bytes an object sends per byte of its state, on
+    // average, so that a price of k is about k hops on every byte it sends.
+    double edge_bytes = 0, state_bytes = 0;
+    for (TaskId t = 0; t < n; ++t) {
+      in.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { edge_bytes += static_cast<double>(w); });
+      state_bytes += static_cast<double>(StateBytesOf(in, t));
+    }
+    const double unit = edge_bytes / std::max(1.0, state_bytes);
+    // How far over the limits (1: at them).
+    auto over = [&](const BalancedPlacement& p) {
+      double ratio = 0;
+      if (rules.max_migrations >= 0) {
+        ratio = std::max(ratio, static_cast<double>(p.migrated_objects()) /
+                                    std::max<double>(1, static_cast<double>(rules.max_migrations)));
+      }
+      if (rules.max_migration_bytes >= 0) {
+        ratio = std::max(ratio,
+                         static_cast<double>(p.migrated_bytes()) /
+                             std::max<double>(1, static_cast<double>(rules.max_migration_bytes)));
+      }
+      return ratio;
+    };
+    // The price starts low (a remap's first steps also gain hop-bytes) and rises
+    // by kFarStep while the placement is far over a limit, kNearStep near it:
+    // returning gradually lost 2-6% less than jumping to the price (binary
+    // search) or returning one object at a time (balance_compare --remap-sweep).
+    constexpr double kFirstPrice = 0.03, kFarStep = 2.0, kNearStep = 1.25, kMaxPrice = 1000;
+    BalanceOptions priced = rules;
+    priced.max_migrations = -1;
+    priced.max_migration_bytes = -1;
+    std::vector<SlotId> slots = placement.slot_of_task();
+    for (double k = kFirstPrice; k < kMaxPrice && !stop.ShouldStop();) {
+      priced.migration_cost = rules.migration_cost + k * unit;
+      BalancedPlacement trial(in, priced, std::move(slots));
+      MultilevelRefine(trial, cap, {}, stop);
+      slots = std::move(trial).Release();
+      const BalancedPlacement measured(in, rules, slots);
+      if (measured.MigrationLimitsHold()) break;
+      k *= over(measured) > 1.5 ? kFarStep : kNearStep;
+    }
+    placement = BalancedPlacement(in, rules, std::move(slots));
+  }
+  TrimMigrations(placement, cap, stop);
+  return RepairAndRefine(placement, cap, stop);
 }
 
 const std::vector<BalancerInfo>& BuiltinBalancers() {

@@ -67,6 +67,14 @@ std::vector<int32_t> GridOf(const TaskGraph& graph);
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop);
 
+// A remap brought back within the migration limits, then repaired and refined.
+// Over a limit, the multilevel refinement runs with a price on every migration
+// that rises (x1.5 a step) until the limits hold: the moves home that cost the
+// least hop-bytes per migration saved go first, whole clusters at once. Then
+// TrimMigrations for what is left, and RepairAndRefine under the caller's rules.
+BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
+                                 const StopCondition& stop);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_BALANCE_BALANCERS_H_
