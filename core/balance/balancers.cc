@@ -321,8 +321,8 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
   add("migrate",
       "from the current placement (a block distribution without one): the best of moves that "
       "fix the balance at least cost and recursive bisections that weigh each object's current "
-      "node at six costs of moving (Scotch-style remaps, trimmed back to a migration limit), "
-      "each refined by moves that pay for their migration",
+      "node at six costs of moving (Scotch-style remaps, brought back to a migration limit by a "
+      "rising price on moves), each refined by moves that pay for their migration",
       [] { return std::unique_ptr<Balancer>(new MigrateBalancer()); });
   add("greedy-lb", "Charm++ GreedyLB: heaviest object to the least loaded slot (no communication)",
       [] { return std::unique_ptr<Balancer>(new GreedyLbBalancer()); });
