@@ -399,7 +399,8 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
     priced.max_migrations = -1;
     priced.max_migration_bytes = -1;
     std::vector<SlotId> slots = placement.slot_of_task();
-    for (double k = kFirstPrice; k < kMaxPrice && !stop.ShouldStop();) {
+    // Without edges no price moves anything: TrimMigrations alone below.
+    for (double k = kFirstPrice; unit > 0 && k < kMaxPrice && !stop.ShouldStop();) {
       priced.migration_cost = rules.migration_cost + k * unit;
       BalancedPlacement trial(in, priced, std::move(slots));
       MultilevelRefine(trial, cap, {}, stop);

@@ -390,6 +390,23 @@ TEST(TrimMigrationsTest, RisingPriceBringsARemapWithinTheLimit) {
   }
 }
 
+// Without edges no price moves anything; the objects still go home to the limit.
+TEST(TrimMigrationsTest, RemapWithoutEdgesStillComesWithinTheLimit) {
+  absl::StatusOr<TaskGraph> graph = TaskGraphBuilder(64).Build();
+  ASSERT_TRUE(graph.ok());
+  const Allocation allocation = WholeTorus({4, 4}, 1);
+  std::vector<SlotId> current(64), remapped(64);
+  for (TaskId t = 0; t < 64; ++t) current[t] = t / 4, remapped[t] = (t / 4 + 1) % 16;
+  const BalanceInput input{*graph, allocation, {}, current};
+  BalanceOptions options;
+  options.max_migrations = 10;
+  const double cap = ComputeLoadCap(input, 0.05).cap;
+  BalancedPlacement p(input, options, remapped);
+  TrimAndRefine(p, cap, StopCondition(absl::InfiniteFuture()));
+  EXPECT_TRUE(p.MigrationLimitsHold()) << p.migrated_objects();
+  EXPECT_EQ(p.hop_bytes(), 0);
+}
+
 // With a migration cost, a move must pay for itself: a huge cost leaves only the
 // moves the balance needs; no cost lets the search move more for hop-bytes.
 TEST(BalancedSolveTest, MigrationCostTradesHopBytesForMoves) {
