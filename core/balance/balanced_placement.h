@@ -4,6 +4,7 @@
 #ifndef HOPMAP_CORE_BALANCE_BALANCED_PLACEMENT_H_
 #define HOPMAP_CORE_BALANCE_BALANCED_PLACEMENT_H_
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -34,6 +35,10 @@ class BalancedPlacement {
   [[nodiscard]] bool movable(TaskId t) const { return !IsFixed(*input_, t); }
   // The objects' loads plus the slot's background load.
   [[nodiscard]] double slot_load(SlotId s) const { return slot_load_[s]; }
+  // The largest slot_load (O(slots)).
+  [[nodiscard]] double max_slot_load() const {
+    return slot_load_.empty() ? 0 : *std::max_element(slot_load_.begin(), slot_load_.end());
+  }
   [[nodiscard]] std::span<const TaskId> objects_on(SlotId s) const { return members_[s]; }
   [[nodiscard]] HopBytes hop_bytes() const { return hop_bytes_; }
 

@@ -60,9 +60,7 @@ std::vector<int32_t> GridOf(const BalancerInput& in) {
 // How placements are compared: within the cap first, then the lower hop-bytes +
 // migration cost, then fewer migrated objects.
 std::tuple<bool, double, int64_t> Rank(const BalancedPlacement& p, double cap) {
-  double max_load = 0;
-  for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
-  return {max_load > cap + LoadTolerance(cap), p.objective(), p.migrated_objects()};
+  return {p.max_slot_load() > cap + LoadTolerance(cap), p.objective(), p.migrated_objects()};
 }
 
 // What moving each object costs, for the remapping bisection: the caller's
@@ -376,6 +374,12 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
       state_bytes += static_cast<double>(StateBytesOf(in, t));
     }
     const double unit = edge_bytes / std::max(1.0, state_bytes);
+    // The trials count migrations as `rules` do (the price changes only the
+    // objective), so their counts are checked against the caller's limits.
+    auto within = [&](const BalancedPlacement& p) {
+      return (rules.max_migrations < 0 || p.migrated_objects() <= rules.max_migrations) &&
+             (rules.max_migration_bytes < 0 || p.migrated_bytes() <= rules.max_migration_bytes);
+    };
     // How far over the limits (1: at them).
     auto over = [&](const BalancedPlacement& p) {
       double ratio = 0;
@@ -391,9 +395,10 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
       return ratio;
     };
     // The price starts low (a remap's first steps also gain hop-bytes) and rises
-    // by kFarStep while the placement is far over a limit, kNearStep near it:
-    // returning gradually lost 2-6% less than jumping to the price (binary
-    // search) or returning one object at a time (balance_compare --remap-sweep).
+    // by kFarStep while the placement is far over a limit, kNearStep near it. On
+    // the stencils of balance_compare --remap-sweep the best remap within 15% ended
+    // 0.2-4.3% lower than returning one object at a time, and 0-2.8% lower than a
+    // binary search on the price with each trial from the remap.
     constexpr double kFirstPrice = 0.03, kFarStep = 2.0, kNearStep = 1.25, kMaxPrice = 1000;
     BalanceOptions priced = rules;
     priced.max_migrations = -1;
@@ -404,10 +409,11 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
       priced.migration_cost = rules.migration_cost + k * unit;
       BalancedPlacement trial(in, priced, std::move(slots));
       MultilevelRefine(trial, cap, {}, stop);
+      const bool done = within(trial);
+      const double ratio = over(trial);
       slots = std::move(trial).Release();
-      const BalancedPlacement measured(in, rules, slots);
-      if (measured.MigrationLimitsHold()) break;
-      k *= over(measured) > 1.5 ? kFarStep : kNearStep;
+      if (done) break;
+      k *= ratio > 1.5 ? kFarStep : kNearStep;
     }
     placement = BalancedPlacement(in, rules, std::move(slots));
   }

@@ -260,12 +260,6 @@ std::vector<SlotId> SpreadOnCores(const BalancedPlacement& p, std::span<const Sl
   return slots;
 }
 
-double MaxSlotLoad(const BalancedPlacement& p) {
-  double max_load = 0;
-  for (SlotId s = 0; s < p.num_slots(); ++s) max_load = std::max(max_load, p.slot_load(s));
-  return max_load;
-}
-
 }  // namespace
 
 absl::Status MultilevelRefineOptions::Validate() const {
@@ -297,10 +291,10 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
                                                cores * cap, options, stop, stats);
       BalancedPlacement spread(placement.input(), placement.options(),
                                SpreadOnCores(placement, nodes));
-      if (MaxSlotLoad(spread) > cap + LoadTolerance(cap)) RepairBalance(spread, cap, stop);
+      if (spread.max_slot_load() > cap + LoadTolerance(cap)) RepairBalance(spread, cap, stop);
       Add(stats, RefineBalanced(spread, cap, options.refine, stop));
-      const double limit = std::max(cap, MaxSlotLoad(placement)) + LoadTolerance(cap);
-      if (MaxSlotLoad(spread) <= limit && spread.objective() <= placement.objective() &&
+      const double limit = std::max(cap, placement.max_slot_load()) + LoadTolerance(cap);
+      if (spread.max_slot_load() <= limit && spread.objective() <= placement.objective() &&
           (spread.MigrationLimitsHold() || !placement.MigrationLimitsHold())) {
         placement = std::move(spread);
       }
