@@ -346,7 +346,7 @@ void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
 
 std::string Cell(const Row& row, HopBytes reference) {
   if (row.hop_bytes < 0) return row.note;
-  return absl::StrFormat("%d (%.2f) | %.3f", row.hop_bytes,
+  return absl::StrFormat("%d (%.2f), %.3f", row.hop_bytes,
                          static_cast<double>(row.hop_bytes) / static_cast<double>(reference),
                          row.max_over_avg);
 }
