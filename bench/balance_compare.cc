@@ -317,7 +317,7 @@ void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
   const double node_imbalance = 0.025;  // as partition gives them (half of epsilon)
   std::cout << "| " << problem.name << " | " << absl::StrJoin(m.dims, "x") << ", " << m.cores
             << " cores |";
-  for (int run = 0; run < 6; ++run) {
+  for (int run = 0; run < 7; ++run) {
     if (run >= 4 && problem.grid.empty()) {
       std::cout << " - |";
       continue;
@@ -333,7 +333,10 @@ void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
       start = PartitionPlacement(input, node_imbalance, options, stop);
     } else if (run >= 4) {
       start = BisectionPlacement(input, node_imbalance, options, stop,
-                                 {.stay = {}, .grid_dims = problem.grid, .anchored_cut = run == 4});
+                                 {.stay = {},
+                                  .grid_dims = problem.grid,
+                                  .anchored_cut = run == 4,
+                                  .slide_grid_cuts = run == 6});
     } else {
       start = BisectionPlacement(input, node_imbalance, options, stop);
     }
@@ -401,7 +404,8 @@ int main(int argc, char** argv) {
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};
   if (starts) {
     std::cout << "| graph | machine | bisection seed 1 | seed 2 | METIS k-way + auto | block | "
-                 "plane cuts | plane cuts, no anchored cut |\n|---|---|---|---|---|---|---|---|\n";
+                 "plane cuts | plane cuts, no anchored cut | slid plane cuts, no anchored cut "
+                 "|\n|---|---|---|---|---|---|---|---|---|\n";
     for (const Problem& problem : problems)
       for (const Machine3D& m : machines) Starts(problem, m, time_limit);
     return 0;

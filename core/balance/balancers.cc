@@ -42,7 +42,8 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
 // the objects in id order (runtimes number objects along their index space, so the
 // block is often a good cut: on a ring of 8 PEs it beats the bisection for a 2-D
 // stencil). When the objects form a grid (GridOf), the bisection cutting planes
-// across the grid, with and without METIS's anchored cuts, comes first and the
+// across the grid comes first, three ways: plain planes, planes slid to where they
+// cost least (slide_grid_cuts), planes competing with METIS's anchored cuts; the
 // second seed gives way (on balance_compare's stencils the plane cuts win 3 of 4;
 // on a 100,000-object 3-D stencil with a 1 s budget they are the only start that
 // ends in time). The best is kept (Rank, then the order of the starts), so the
@@ -91,14 +92,14 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
   const std::vector<int32_t> grid = GridOf(in);
-  enum class Start { kBisection, kSecondSeed, kGrid, kGridPlain, kMetisParts, kBlock };
+  enum class Start { kBisection, kSecondSeed, kGrid, kGridPlain, kGridSlid, kMetisParts, kBlock };
   // On a grid the plane cuts come first: without METIS they are the quickest, and
   // on a short budget for a large grid the starts run last may be cut short.
   const std::vector<Start> starts =
       grid.empty() ? std::vector<Start>{Start::kBisection, Start::kSecondSeed, Start::kMetisParts,
                                         Start::kBlock}
-                   : std::vector<Start>{Start::kGridPlain, Start::kGrid, Start::kBisection,
-                                        Start::kMetisParts, Start::kBlock};
+                   : std::vector<Start>{Start::kGridPlain, Start::kGridSlid,   Start::kGrid,
+                                        Start::kBisection, Start::kMetisParts, Start::kBlock};
   const int runs = static_cast<int>(starts.size());
   std::vector<std::vector<SlotId>> result(runs);
   std::vector<std::tuple<bool, double, int64_t>> rank(runs);
@@ -122,9 +123,12 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
         break;
       case Start::kGrid:
       case Start::kGridPlain:
-        start = BisectionPlacement(
-            scratch, NodeImbalance(in), options, in.stop,
-            {.stay = {}, .grid_dims = grid, .anchored_cut = starts[run] == Start::kGrid});
+      case Start::kGridSlid:
+        start = BisectionPlacement(scratch, NodeImbalance(in), options, in.stop,
+                                   {.stay = {},
+                                    .grid_dims = grid,
+                                    .anchored_cut = starts[run] == Start::kGrid,
+                                    .slide_grid_cuts = starts[run] == Start::kGridSlid});
         break;
       case Start::kMetisParts:
         start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop);

@@ -162,7 +162,8 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
   }
   std::vector<int32_t> position =
       BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed,
-                     {.anchored_cut = hints.anchored_cut}, stop, /*stopped=*/nullptr, home,
+                     {.anchored_cut = hints.anchored_cut, .slide_grid_cuts = hints.slide_grid_cuts},
+                     stop, /*stopped=*/nullptr, home,
                      home.empty() ? std::span<const int64_t>() : hints.stay, hints.grid_dims);
   return SpreadOverCores(input, position);
 }

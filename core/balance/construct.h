@@ -34,6 +34,9 @@ struct BisectionHints {
   // Whether every cut is also tried by METIS seeing where the set's outside
   // neighbours went (RecursiveBisectionOptions::anchored_cut).
   bool anchored_cut = true;
+  // With grid_dims: every plane cut slides to where it costs least within the
+  // sizes (RecursiveBisectionOptions::slide_grid_cuts).
+  bool slide_grid_cuts = false;
 };
 
 // Dual recursive bisection by load (BisectByWeight: the objects and the nodes cut

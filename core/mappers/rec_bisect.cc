@@ -119,6 +119,9 @@ class Bisector {
     gain_.assign(n, 0);
     moved_.assign(n, 0);
     version_.assign(n, 0);
+    if (options_.slide_grid_cuts && torus_ != nullptr) {
+      centre2_of_rep_.assign(static_cast<size_t>(allocation_.num_nodes()) * nd_, 0);
+    }
     std::vector<Part> level(1);
     level[0].tasks.resize(n);
     std::iota(level[0].tasks.begin(), level[0].tasks.end(), 0);
@@ -136,6 +139,8 @@ class Bisector {
         CutAgainstOutside(part);
         for (TaskId t : part.tasks) rep_of_task_[t] = part.first_rep;
         for (TaskId t : part.rest) rep_of_task_[t] = part.second_rep;
+        SetCentre(part.first_rep, part.positions);
+        SetCentre(part.second_rep, part.second);
       }
       std::vector<Part> next;
       next.reserve(2 * level.size());
@@ -168,6 +173,7 @@ class Bisector {
     std::vector<TaskId> rest;
     std::vector<int32_t> second;
     int32_t first_rep = -1, second_rep = -1;
+    bool grid_cut = false;  // rest was cut off tasks by SplitAcrossGrid (grid order)
   };
 
   // Gives `part` a new set id and marks its tasks (between levels, in level order,
@@ -236,9 +242,9 @@ class Bisector {
     }
     const Sizes sizes = SizesOf(part);
     if (!sizes.split) return;
-    part.rest = grid_dims_.empty() || torus_ == nullptr
-                    ? SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi)
-                    : SplitAcrossGrid(part, sizes.target, sizes.lo, sizes.hi);
+    part.grid_cut = !grid_dims_.empty() && torus_ != nullptr;
+    part.rest = part.grid_cut ? SplitAcrossGrid(part, sizes.target, sizes.lo, sizes.hi)
+                              : SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
   }
 
   // The grid coordinate of task t on `axis` (task = c0 + D0 * (c1 + D1 * ...)).
@@ -346,7 +352,9 @@ class Bisector {
     // the edges leaving this task set shortest, judged by where their other ends
     // already are. Without this, recursive bisection orients every cut at random
     // and pays about one hop more per edge.
-    if (WeightOf(rest) <= sizes.first_capacity && WeightOf(tasks) <= sizes.second_capacity) {
+    if (part.grid_cut && sizes.split && options_.slide_grid_cuts) {
+      SlideGridCut(part, sizes);
+    } else if (WeightOf(rest) <= sizes.first_capacity && WeightOf(tasks) <= sizes.second_capacity) {
       const HopBytes keep = ExternalCost(tasks, part.id, first_rep) +
                             ExternalCost(rest, part.id, second_rep) + LeaveCost(tasks, 0) +
                             LeaveCost(rest, 1);
@@ -374,6 +382,113 @@ class Bisector {
       tasks = std::move(first);
       rest = std::move(second);
     }
+  }
+
+  // A grid set's plane cut moved to where it costs least within the sizes: every
+  // prefix of the set in grid order (tasks, then rest, as SplitAcrossGrid left
+  // them), with the prefix on either half, priced in one sweep per side. A plane
+  // at the weight target ignores where the sets cut before it went: a sibling's
+  // cut a plane or two away puts a second hop on every edge between them.
+  // Distances here are between the centres of the domains (the halves, and the
+  // domain each outside neighbour is in now), as Scotch measures them: a
+  // representative node would pull every cut towards the side of an uncut
+  // neighbouring domain that its representative happens to lie on. Ties: nearest
+  // the target, then the prefix on the first half, then the shorter prefix.
+  void SlideGridCut(Part& part, const Sizes& sizes) {
+    const size_t plain_keep = part.tasks.size();
+    std::vector<TaskId> order = std::move(part.tasks);
+    order.insert(order.end(), part.rest.begin(), part.rest.end());
+    const int32_t id = part.id;
+    const std::vector<int32_t> centres[2] = {Centre2(part.positions), Centre2(part.second)};
+    // Costs in half hops (the centres' coordinates are doubled).
+    const HopBytes across = CentreHops2(centres[0].data(), centres[1].data());
+    auto outside_hops = [&](int side, TaskId u) {
+      return CentreHops2(centres[side].data(), &centre2_of_rep_[rep_of_task_[u] * nd_]);
+    };
+    const size_t total = WeightOf(order);
+    auto distance = [](size_t a, size_t b) { return a > b ? a - b : b - a; };
+    std::tuple<HopBytes, size_t, int, size_t> best{std::numeric_limits<HopBytes>::max(), 0, 0, 0};
+    for (int prefix_side = 0; prefix_side < 2; ++prefix_side) {
+      const int suffix_side = 1 - prefix_side;
+      HopBytes outside = 2 * LeaveCost(order, suffix_side);
+      for (TaskId t : order) {
+        side_[t] = static_cast<int8_t>(suffix_side);
+        graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+          if (set_of_task_[u] != id && rep_of_task_[u] >= 0)
+            outside += w * outside_hops(suffix_side, u);
+        });
+      }
+      HopBytes cut = 0;
+      size_t weight = 0;
+      for (size_t k = 0;; ++k) {
+        const size_t first = prefix_side == 0 ? weight : total - weight;
+        if (first >= sizes.lo && first <= sizes.hi) {
+          best = std::min(best, std::make_tuple(outside + cut * across,
+                                                distance(first, sizes.target), prefix_side, k));
+        }
+        if (k == order.size()) break;
+        const TaskId t = order[k];
+        graph_.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+          if (set_of_task_[u] == id) {
+            cut += side_[u] == suffix_side ? w : -w;
+          } else if (rep_of_task_[u] >= 0) {
+            outside += w * (outside_hops(prefix_side, u) - outside_hops(suffix_side, u));
+          }
+        });
+        outside += 2 * (LeaveCost(t, prefix_side) - LeaveCost(t, suffix_side));
+        side_[t] = static_cast<int8_t>(prefix_side);
+        weight += static_cast<size_t>(WeightOf(t));
+      }
+    }
+    auto [cost, gap, prefix_side, keep] = best;
+    if (cost == std::numeric_limits<HopBytes>::max()) {
+      // No prefix within the sizes (heavy tasks): the plain cut stays, unoriented;
+      // the refinement evens the halves out.
+      prefix_side = 0;
+      keep = plain_keep;
+    }
+    std::vector<TaskId> prefix(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep));
+    std::vector<TaskId> suffix(order.begin() + static_cast<std::ptrdiff_t>(keep), order.end());
+    part.tasks = std::move(prefix_side == 0 ? prefix : suffix);
+    part.rest = std::move(prefix_side == 0 ? suffix : prefix);
+  }
+
+  // Twice the coordinates of the centre of the positions' bounding box (a split
+  // never wraps a half around a torus dimension).
+  [[nodiscard]] std::vector<int32_t> Centre2(std::span<const int32_t> positions) const {
+    std::vector<int32_t> centre(static_cast<size_t>(nd_));
+    for (int d = 0; d < nd_; ++d) {
+      int32_t low = coords_[static_cast<size_t>(positions[0]) * nd_ + d], high = low;
+      for (int32_t q : positions) {
+        low = std::min(low, coords_[static_cast<size_t>(q) * nd_ + d]);
+        high = std::max(high, coords_[static_cast<size_t>(q) * nd_ + d]);
+      }
+      centre[static_cast<size_t>(d)] = low + high;
+    }
+    return centre;
+  }
+
+  // Twice the hops between two doubled centres (the shorter way round a wrapping
+  // dimension).
+  [[nodiscard]] int64_t CentreHops2(const int32_t* a, const int32_t* b) const {
+    int64_t hops = 0;
+    for (int d = 0; d < nd_; ++d) {
+      int32_t delta = std::abs(a[d] - b[d]);
+      if (torus_->wrap()[static_cast<size_t>(d)]) {
+        delta = std::min(delta, 2 * torus_->dims()[static_cast<size_t>(d)] - delta);
+      }
+      hops += delta;
+    }
+    return hops;
+  }
+
+  // The domain a representative stands for now (its tasks' rep_of_task_): its
+  // doubled centre, kept for SlideGridCut.
+  void SetCentre(int32_t rep, std::span<const int32_t> positions) {
+    if (!options_.slide_grid_cuts || torus_ == nullptr) return;
+    const std::vector<int32_t> centre = Centre2(positions);
+    std::copy(centre.begin(), centre.end(),
+              centre2_of_rep_.begin() + static_cast<std::ptrdiff_t>(rep) * nd_);
   }
 
   // Hop-bytes the split (part0 on rep0's half, part1 on rep1's) gives the set's
@@ -789,6 +904,8 @@ class Bisector {
   std::vector<SlotId> slot_of_task_;
   // Representative position of each task's set as of the previous level; -1 unknown.
   std::vector<int32_t> rep_of_task_;
+  // SetCentre's doubled centres, nd_ per position (slide_grid_cuts only).
+  std::vector<int32_t> centre2_of_rep_;
   // Id of the task's latest set (Label); written by the depth-first thread only.
   std::vector<int32_t> set_of_task_;
   int32_t next_id_ = 0;

@@ -364,6 +364,56 @@ TEST(RecursiveBisectionTest, GridCutsGiveAlignedBoxes) {
   for (int q = 0; q < 16; ++q) EXPECT_LE(load[q], capacity) << q;
 }
 
+// Sliding plane cuts (slide_grid_cuts): a 32x16 grid on a 2x2 torus, the left
+// half heavy at the bottom rows and the right half at the top, so the two halves'
+// row cuts at their weight targets land four rows apart (rows 6 and 10) and the
+// edges between them in those rows take two hops. With the cuts slid, the second
+// half lines its cut up with the first's: every cut edge is one hop, hop-bytes
+// are lower, and no node goes over its capacity.
+TEST(RecursiveBisectionTest, SlidGridCutsLineUpWithTheirNeighbours) {
+  const TaskGraph g = Generate("stencil2d-5", {32, 16});
+  const Allocation a = *Allocation::WholeMachine(Torus({2, 2}));
+  const std::vector<int32_t> grid = {32, 16};
+  std::vector<int64_t> weights(g.num_tasks(), 1);
+  for (TaskId t = 0; t < g.num_tasks(); ++t) {
+    const int32_t x = t % 32, y = t / 32;
+    if ((x < 16 && y < 4) || (x >= 16 && y >= 12)) weights[t] = 2;
+  }
+  const int64_t capacity = 240;  // 1.5 x the average node (160)
+  const StopCondition stop(absl::InfiniteFuture());
+  auto hop_bytes_and_longest = [&](const std::vector<int32_t>& position) {
+    HopBytes hop_bytes = 0;
+    int32_t longest = 0;
+    for (TaskId t = 0; t < g.num_tasks(); ++t) {
+      g.ForEachNeighbor(t, [&](TaskId u, Bytes w) {
+        const int32_t hops = a.HopsBetweenPositions(position[t], position[u]);
+        hop_bytes += w * hops;
+        longest = std::max(longest, hops);
+      });
+    }
+    return std::make_pair(hop_bytes / 2, longest);
+  };
+  RecursiveBisectionOptions options;
+  options.anchored_cut = false;
+  options.refine_passes = 0;  // the cuts as they are placed
+  const std::vector<int32_t> plain =
+      BisectByWeight(g, a, weights, capacity, 1, options, stop, nullptr, {}, {}, grid);
+  options.slide_grid_cuts = true;
+  const std::vector<int32_t> slid =
+      BisectByWeight(g, a, weights, capacity, 1, options, stop, nullptr, {}, {}, grid);
+  EXPECT_EQ(slid, BisectByWeight(g, a, weights, capacity, 1, options, stop, nullptr, {}, {}, grid));
+  const auto [plain_cost, plain_longest] = hop_bytes_and_longest(plain);
+  const auto [slid_cost, slid_longest] = hop_bytes_and_longest(slid);
+  EXPECT_EQ(plain_longest, 2);
+  EXPECT_EQ(slid_longest, 1);
+  EXPECT_LT(slid_cost, plain_cost);
+  for (const std::vector<int32_t>* position : {&plain, &slid}) {
+    std::vector<int64_t> load(4, 0);
+    for (TaskId t = 0; t < g.num_tasks(); ++t) load[(*position)[t]] += weights[t];
+    for (int q = 0; q < 4; ++q) EXPECT_LE(load[q], capacity) << q;
+  }
+}
+
 // The sets of a level are cut in parallel: the mapping must not depend on the
 // thread count (large enough for many sets per level and several METIS cuts), and
 // must be no worse than a plain in-order placement.
