@@ -62,6 +62,11 @@ class Bisector {
     if (torus_ != nullptr) {
       nd_ = static_cast<int>(torus_->dims().size());
       coords_ = FlatPositionCoordinates(allocation);
+      const std::vector<int32_t> dims = torus_->dims();
+      for (int d = 0; d < nd_; ++d) {
+        wrap_period2_.push_back(
+            torus_->wrap()[static_cast<size_t>(d)] ? 2 * dims[static_cast<size_t>(d)] : 0);
+      }
       if (!grid_dims_.empty()) PairGridAxes();
     }
   }
@@ -453,8 +458,10 @@ class Bisector {
     part.rest = std::move(prefix_side == 0 ? suffix : prefix);
   }
 
-  // Twice the coordinates of the centre of the positions' bounding box (a split
-  // never wraps a half around a torus dimension).
+  // Twice the coordinates of the centre of the positions' bounding box. The box is
+  // taken in the allocation's coordinates as they are: for a set of nodes that
+  // wraps around a torus dimension the centre is only near the middle, which costs
+  // the slide some precision, never validity.
   [[nodiscard]] std::vector<int32_t> Centre2(std::span<const int32_t> positions) const {
     std::vector<int32_t> centre(static_cast<size_t>(nd_));
     for (int d = 0; d < nd_; ++d) {
@@ -473,11 +480,9 @@ class Bisector {
   [[nodiscard]] int64_t CentreHops2(const int32_t* a, const int32_t* b) const {
     int64_t hops = 0;
     for (int d = 0; d < nd_; ++d) {
-      int32_t delta = std::abs(a[d] - b[d]);
-      if (torus_->wrap()[static_cast<size_t>(d)]) {
-        delta = std::min(delta, 2 * torus_->dims()[static_cast<size_t>(d)] - delta);
-      }
-      hops += delta;
+      const int32_t delta = std::abs(a[d] - b[d]);
+      const int32_t period = wrap_period2_[static_cast<size_t>(d)];
+      hops += period > 0 ? std::min(delta, period - delta) : delta;
     }
     return hops;
   }
@@ -906,6 +911,8 @@ class Bisector {
   std::vector<int32_t> rep_of_task_;
   // SetCentre's doubled centres, nd_ per position (slide_grid_cuts only).
   std::vector<int32_t> centre2_of_rep_;
+  // Per torus dimension, twice its length when it wraps, else 0 (CentreHops2).
+  std::vector<int32_t> wrap_period2_;
   // Id of the task's latest set (Label); written by the depth-first thread only.
   std::vector<int32_t> set_of_task_;
   int32_t next_id_ = 0;
