@@ -90,6 +90,9 @@ class Bisector {
 
   [[nodiscard]] bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
   [[nodiscard]] bool weighted() const { return !weights_.empty(); }
+  // Whether plain cuts are planes across the grid (SplitAcrossGrid), leaving a
+  // split set's tasks then rest in grid order.
+  [[nodiscard]] bool grid_cuts() const { return !grid_dims_.empty() && torus_ != nullptr; }
   // Which half of the set being cut holds t's home node (-1: neither, or no homes).
   [[nodiscard]] int HomeHalf(TaskId t) const {
     if (home_.empty()) return -1;
@@ -178,7 +181,6 @@ class Bisector {
     std::vector<TaskId> rest;
     std::vector<int32_t> second;
     int32_t first_rep = -1, second_rep = -1;
-    bool grid_cut = false;  // rest was cut off tasks by SplitAcrossGrid (grid order)
   };
 
   // Gives `part` a new set id and marks its tasks (between levels, in level order,
@@ -247,9 +249,8 @@ class Bisector {
     }
     const Sizes sizes = SizesOf(part);
     if (!sizes.split) return;
-    part.grid_cut = !grid_dims_.empty() && torus_ != nullptr;
-    part.rest = part.grid_cut ? SplitAcrossGrid(part, sizes.target, sizes.lo, sizes.hi)
-                              : SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
+    part.rest = grid_cuts() ? SplitAcrossGrid(part, sizes.target, sizes.lo, sizes.hi)
+                            : SplitTasks(tasks, part.id, sizes.target, sizes.lo, sizes.hi);
   }
 
   // The grid coordinate of task t on `axis` (task = c0 + D0 * (c1 + D1 * ...)).
@@ -357,7 +358,7 @@ class Bisector {
     // the edges leaving this task set shortest, judged by where their other ends
     // already are. Without this, recursive bisection orients every cut at random
     // and pays about one hop more per edge.
-    if (part.grid_cut && sizes.split && options_.slide_grid_cuts) {
+    if (grid_cuts() && sizes.split && options_.slide_grid_cuts) {
       SlideGridCut(part, sizes);
     } else if (WeightOf(rest) <= sizes.first_capacity && WeightOf(tasks) <= sizes.second_capacity) {
       const HopBytes keep = ExternalCost(tasks, part.id, first_rep) +
