@@ -41,6 +41,9 @@ absl::Status BalanceRefineOptions::Validate() const {
   return absl::OkStatus();
 }
 
+// How many of the least loaded slots RepairBalance tries exchanges with.
+constexpr int kExchangeSlots = 16;
+
 BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCondition& stop) {
   BalanceSearchStats stats;
   const double tol = LoadTolerance(cap);
@@ -111,7 +114,52 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       apply(best.t, best.to, best.delta);
       continue;
     }
-    // No move brings an object under the cap elsewhere: shed to the least loaded
+    // No single move fits: an exchange with a lighter object of one of the least
+    // loaded slots, that slot staying under the cap (small slots of a few heavy
+    // objects need it: every single move overloads its destination). Lowest cost
+    // per unit of load removed, then the lower objects.
+    struct Exchange {
+      double score = std::numeric_limits<double>::infinity();
+      TaskId t = kNoTask, u = kNoTask;
+      HopBytes delta = 0;
+    } swap;
+    int examined = 0;
+    for (auto it = by_load.begin(); it != by_load.end() && examined < kExchangeSlots; ++it) {
+      const SlotId d = it->second;
+      if (d == s) continue;
+      ++examined;
+      const int32_t d_position = p.allocation().PositionOfSlot(d);
+      for (TaskId t : p.objects_on(s)) {
+        if (p.load(t) <= 0 || !p.movable(t)) continue;
+        for (TaskId u : p.objects_on(d)) {
+          const double gain = p.load(t) - p.load(u);
+          if (!p.movable(u) || gain <= tol || p.slot_load(d) + gain > cap + tol) continue;
+          if (!p.WithinMigrationLimits(t, d, u)) {
+            limited = true;
+            continue;
+          }
+          const HopBytes delta = p.MoveDelta(t, d_position, u) + p.MoveDelta(u, from_position, t);
+          const double cost =
+              static_cast<double>(delta) + p.MigrationCostDelta(t, d) + p.MigrationCostDelta(u, s);
+          const double score = cost / std::min(gain, excess);
+          if (score < swap.score ||
+              (score == swap.score && (t < swap.t || (t == swap.t && u < swap.u)))) {
+            swap = {score, t, u, delta};
+          }
+        }
+      }
+    }
+    if (swap.t != kNoTask) {
+      const SlotId d = p.slot_of(swap.u);
+      by_load.erase({p.slot_load(s), s});
+      by_load.erase({p.slot_load(d), d});
+      p.Swap(swap.t, swap.u, swap.delta);
+      by_load.emplace(p.slot_load(s), s);
+      by_load.emplace(p.slot_load(d), d);
+      ++stats.swaps;
+      continue;
+    }
+    // No move or exchange brings the slot under the cap: shed to the least loaded
     // slot what lowers the larger of the two loads (the best reachable balance).
     TaskId shed = kNoTask;
     double shed_max = p.slot_load(s);

@@ -169,6 +169,17 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   BalancerOutput out;
   out.slot_of_task = std::move(result[best]);
   out.why_not_balanced = std::move(why[best]);
+  if (std::get<0>(rank[best])) {
+    // No start ended under the cap: GreedyLB's placement (heaviest object to the
+    // least loaded slot) balances what it can whatever the graph, then the same
+    // search. Kept when it ranks better.
+    BalancedPlacement greedy(scratch, free_options, GreedyLbPlacement(scratch));
+    const BalanceSearchStats stats = RepairAndRefine(greedy, in.cap.cap, in.stop);
+    if (Rank(greedy, in.cap.cap) < rank[best]) {
+      out.why_not_balanced = stats.why_not_balanced;
+      out.slot_of_task = std::move(greedy).Release();
+    }
+  }
   return out;
 }
 
