@@ -110,7 +110,7 @@ typedef struct {
 
   /* Load balancing (all optional). */
   const double* loads;         /* num_objects entries; NULL: every load 1 */
-  double imbalance;            /* slot loads <= (1 + imbalance) x average, 0..1000; < 0: 0.05 */
+  double imbalance;            /* load <= (1 + imbalance) x avg, 0..1000; < 0: 0.05; NaN: error */
   const int32_t* current_slot; /* num_objects entries; NULL: no current placement */
   const int64_t* state_bytes;  /* num_objects entries; NULL: 1 per object */
   int64_t max_migrations;      /* < 0: no limit */

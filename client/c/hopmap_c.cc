@@ -1,5 +1,6 @@
 // The C API (hopmap.h) over the C++ client: every entry point catches everything,
 // so no exception crosses into C, and hands back malloc'd memory only.
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -63,6 +64,7 @@ std::string CheckRequest(const hopmap_map_request& r) {
   if (r.num_background_loads > 0 && r.background_load == nullptr) {
     return "request.background_load is NULL but num_background_loads is not 0";
   }
+  if (std::isnan(r.imbalance)) return "request.imbalance is NaN (0..1000, or < 0 for 0.05)";
   if (r.num_nodes < 0) return "request.num_nodes is negative";
   if (r.num_nodes > 0 && r.node_ids == nullptr) return "request.node_ids is NULL";
   return "";

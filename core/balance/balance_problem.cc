@@ -48,11 +48,20 @@ absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOption
   }
   if (!input.state_bytes.empty()) {
     if (input.state_bytes.size() != n) return wrong_size("state bytes", input.state_bytes.size());
+    Bytes total = 0;
     for (size_t t = 0; t < n; ++t) {
-      if (input.state_bytes[t] < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "state bytes: object ", t, " has ", input.state_bytes[t], " bytes; must be >= 0"));
+      const Bytes bytes = input.state_bytes[t];
+      if (bytes < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("state bytes: object ", t, " has ", bytes, " bytes; must be >= 0"));
       }
+      if (bytes > kMaxTotalStateBytes - total) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "state bytes: ", t == 0 ? "object 0 has" : absl::StrCat("objects 0..", t, " have"),
+            " more than ", kMaxTotalStateBytes,
+            " bytes together (2^62, the most migrated bytes are counted to)"));
+      }
+      total += bytes;
     }
   }
   if (!input.current_slot.empty()) {

@@ -19,6 +19,9 @@ namespace hopmap {
 // The largest load one object may have: keeps sums of a million loads exact
 // enough in doubles and far from overflow.
 inline constexpr double kMaxObjectLoad = 1e15;
+// The most state bytes all objects together may have (2^62): migrated bytes, and
+// the limits compared with them, then never overflow.
+inline constexpr Bytes kMaxTotalStateBytes = Bytes{1} << 62;
 
 // Objects are the graph's tasks. Spans may be empty (see each); when not, they
 // have one entry per object. The data must outlive the solve.

@@ -6,6 +6,7 @@
  * (UNAVAILABLE within the connect timeout). Exit 0 when every check holds. */
 #define _POSIX_C_SOURCE 200809L
 #include <hopmap.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -292,6 +293,14 @@ int main(void) {
   hopmap_free_string(error);
   error = NULL;
   request.xadj = xadj;
+  /* A NaN imbalance is refused, not taken for the default. */
+  request.imbalance = NAN;
+  status = hopmap_map(client, &request, &bad, &error);
+  CHECK(status == HOPMAP_INVALID_ARGUMENT && error && strstr(error, "imbalance is NaN"), "%s",
+        error ? error : "(null)");
+  hopmap_free_string(error);
+  error = NULL;
+  request.imbalance = 0.05;
 
   /* A daemon that does not answer (stopped): the call ends at its deadline. */
   kill(daemon, SIGSTOP);

@@ -77,6 +77,13 @@ TEST(BalanceInputTest, RefusesBadFieldsByName) {
       std::string(
           ValidateBalanceInput({graph, allocation, loads, current, state}, limited).message()),
       HasSubstr("state bytes: object 2 has -5 bytes"));
+  // Sums that would overflow the migrated bytes (an audit's 64 x INT64_MAX came
+  // back as -48 migrated bytes).
+  std::fill(state.begin(), state.end(), Bytes{1} << 60);
+  EXPECT_THAT(
+      std::string(
+          ValidateBalanceInput({graph, allocation, loads, current, state}, limited).message()),
+      HasSubstr("state bytes: objects 0..4 have more than 4611686018427387904 bytes together"));
 }
 
 TEST(BalancedPlacementTest, KeepsHopBytesLoadsAndMigrationsExact) {
