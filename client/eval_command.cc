@@ -50,6 +50,7 @@ std::string TextReport(const MappingReport& r) {
       absl::StrAppend(&text, absl::StrFormat("migrated_objects   %d (%d bytes)\n",
                                              b.migrated_objects, b.migrated_bytes));
     }
+    if (!b.note.empty()) absl::StrAppend(&text, "note               ", b.note, "\n");
   }
   if (r.link_loads.available()) {
     absl::StrAppend(&text, absl::StrFormat("max_link_load      %.1f bytes (%s routing)\n"

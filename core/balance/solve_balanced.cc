@@ -1,9 +1,12 @@
 #include "core/balance/solve_balanced.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
 #include "core/metrics/hop_bytes.h"
@@ -70,6 +73,26 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
       lb.migrated_bytes += StateBytesOf(input, t);
     }
     lb.migrated_objects = static_cast<int64_t>(lb.moves.size());
+    // A placement given to eval may break what map never would: say so.
+    std::vector<std::string> broken;
+    for (const ObjectMove& move : lb.moves) {
+      if (!IsFixed(input, move.task)) continue;
+      broken.push_back(absl::StrCat("fixed object ", move.task, " moved from slot ", move.from,
+                                    " to ", move.to));
+      break;
+    }
+    if (balance.max_migrations >= 0 && lb.migrated_objects > balance.max_migrations) {
+      broken.push_back(absl::StrCat(lb.migrated_objects, " objects migrated, over the limit of ",
+                                    balance.max_migrations));
+    }
+    if (balance.max_migration_bytes >= 0 && lb.migrated_bytes > balance.max_migration_bytes) {
+      broken.push_back(absl::StrCat(lb.migrated_bytes, " bytes migrated, over the limit of ",
+                                    balance.max_migration_bytes));
+    }
+    if (!broken.empty()) {
+      const std::string what = absl::StrJoin(broken, "; ");
+      lb.note = lb.note.empty() ? what : absl::StrCat(lb.note, "; ", what);
+    }
     baseline.assign(input.current_slot.begin(), input.current_slot.end());
     lb.current_hop_bytes = ComputeHopBytes(input.graph, input.allocation, baseline);
     for (double load : SlotLoads(input, baseline)) {

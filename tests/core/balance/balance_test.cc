@@ -614,5 +614,33 @@ TEST(BalancedSolveTest, ErrorsAreClear) {
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("object 0 is on slot 2"));
 }
 
+// eval measures any placement: one that moves a fixed object or breaks a
+// migration limit is reported so in the note, not passed over.
+TEST(BalancedSolveTest, EvalSaysWhatAGivenPlacementBreaks) {
+  const TaskGraph graph = Generate("ring", {}, 8);
+  const Allocation allocation = WholeTorus({4}, 1);
+  const std::vector<SlotId> current = {0, 0, 1, 1, 2, 2, 3, 3};
+  const std::vector<SlotId> given = {1, 0, 0, 1, 2, 2, 3, 3};
+  const std::vector<Bytes> state(8, 100);
+  bool fixed[8] = {};
+  fixed[2] = true;
+  const BalanceInput input{graph, allocation, {}, current, state, fixed};
+  BalanceOptions limits;
+  limits.max_migrations = 1;
+  limits.max_migration_bytes = 150;
+  absl::StatusOr<MappingReport> report =
+      EvaluateBalancedMapping(input, given, limits, Routing::kDimensionOrder);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->balance->note,
+            "fixed object 2 moved from slot 1 to 0; 2 objects migrated, over the limit of 1; "
+            "200 bytes migrated, over the limit of 150");
+  limits.max_migrations = 2;
+  limits.max_migration_bytes = 200;
+  fixed[2] = false;
+  report = EvaluateBalancedMapping(input, given, limits, Routing::kDimensionOrder);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->balance->note, "");
+}
+
 }  // namespace
 }  // namespace hopmap
