@@ -1,9 +1,14 @@
 #include "client/balance_flags.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "client/cli_common.h"
 #include "core/io/object_values.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
@@ -18,12 +23,16 @@ bool BalanceFlags::active() const {
          (migration_cost_option != nullptr && migration_cost_option->count() > 0);
 }
 
-void AddBalanceFlags(CLI::App& app, BalanceFlags& flags) {
+void AddBalanceFlags(CLI::App& app, BalanceFlags& flags, BalanceFlagsFor command) {
   const std::string group = "Load balancing (many objects per slot; any of these enables it)";
   app.add_flag("--balance", flags.balance,
-               "Tasks are migratable objects placed many per slot under a load-balance cap "
-               "(implied by the other flags of this group); --algorithm then names a balancer "
-               "(`hopmap algorithms`), --initial is the objects' current placement")
+               absl::StrCat("Tasks are migratable objects placed many per slot under a "
+                            "load-balance cap (implied by the other flags of this group); ",
+                            command == BalanceFlagsFor::kMap
+                                ? "--algorithm then names a balancer (`hopmap algorithms`), "
+                                  "--initial is the objects' current placement"
+                                : "--initial is the objects' current placement, which "
+                                  "migrations are counted from"))
       ->group(group);
   app.add_option("--loads", flags.loads,
                  "Object loads: one number >= 0 per line, line i for object i ('#' comments); "
@@ -52,37 +61,63 @@ void AddBalanceFlags(CLI::App& app, BalanceFlags& flags) {
   flags.max_migrations_option =
       app.add_option("--max-migrations", flags.max_migrations,
                      "Move at most K objects away from their --initial slots")
-          ->check(CLI::NonNegativeNumber)
+          ->check(NonNegativeInteger())
           ->group(group);
   flags.max_migration_bytes_option =
       app.add_option("--max-migration-bytes", flags.max_migration_bytes,
                      "Move at most B bytes of object state (--state-bytes)")
-          ->check(CLI::NonNegativeNumber)
+          ->check(NonNegativeInteger())
           ->group(group);
   flags.migration_cost_option =
       app.add_option("--migration-cost", flags.migration_cost,
                      "Hop-bytes charged per migrated byte of state: the search minimises "
                      "hop-bytes + F x migrated bytes")
-          ->check(CLI::NonNegativeNumber)
+          ->check(NonNegativeReal())
           ->group(group);
 }
 
+namespace {
+
+// A per-object file's count checked here, where its name is known.
+absl::Status CheckCount(const std::string& path, size_t entries, int64_t num_objects,
+                        absl::string_view what) {
+  if (static_cast<int64_t>(entries) == num_objects) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(path, ": ", entries, " ", what, " for ",
+                                                 num_objects,
+                                                 " objects (the graph's tasks): one per object"));
+}
+
+}  // namespace
+
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path) {
+                                            const std::string& current_path, int64_t num_objects) {
   BalanceData data;
   if (!flags.loads.empty()) {
     absl::StatusOr<std::vector<double>> loads = ReadLoadsFile(flags.loads);
     if (!loads.ok()) return loads.status();
     data.loads = *std::move(loads);
+    if (absl::Status s = CheckCount(flags.loads, data.loads.size(), num_objects, "loads");
+        !s.ok()) {
+      return s;
+    }
   }
   if (!flags.state_bytes.empty()) {
     absl::StatusOr<std::vector<Bytes>> bytes = ReadStateBytesFile(flags.state_bytes);
     if (!bytes.ok()) return bytes.status();
     data.state_bytes = *std::move(bytes);
+    if (absl::Status s =
+            CheckCount(flags.state_bytes, data.state_bytes.size(), num_objects, "state sizes");
+        !s.ok()) {
+      return s;
+    }
   }
   if (!flags.fixed.empty()) {
     absl::StatusOr<std::vector<uint8_t>> fixed = ReadFixedFlagsFile(flags.fixed);
     if (!fixed.ok()) return fixed.status();
+    if (absl::Status s = CheckCount(flags.fixed, fixed->size(), num_objects, "fixed flags");
+        !s.ok()) {
+      return s;
+    }
     data.num_fixed = fixed->size();
     data.fixed = std::make_unique<bool[]>(data.num_fixed);
     for (size_t t = 0; t < data.num_fixed; ++t) data.fixed[t] = (*fixed)[t] != 0;
@@ -101,6 +136,11 @@ absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
     absl::StatusOr<std::vector<SlotId>> current = ReadMappingFile(current_path);
     if (!current.ok()) return current.status();
     data.current_slot = *std::move(current);
+    if (absl::Status s =
+            CheckCount(current_path, data.current_slot.size(), num_objects, "current slots");
+        !s.ok()) {
+      return s;
+    }
   }
   data.options.imbalance = flags.imbalance;
   data.options.max_migrations = flags.max_migrations;

@@ -37,7 +37,10 @@ struct BalanceFlags {
 
 // Adds --balance, --loads, --imbalance, --state-bytes, --max-migrations,
 // --max-migration-bytes, --migration-cost, --fixed, --background.
-void AddBalanceFlags(CLI::App& app, BalanceFlags& flags);
+// Which command the flags are for: map solves (--algorithm names a balancer),
+// eval measures a given placement.
+enum class BalanceFlagsFor { kMap, kEval };
+void AddBalanceFlags(CLI::App& app, BalanceFlags& flags, BalanceFlagsFor command);
 
 // The files read and the options checked. `current_path`: the current placement
 // (--initial), may be empty.
@@ -59,8 +62,10 @@ struct BalanceData {
   }
   void ToProto(v1::Balance* out) const;
 };
+// `num_objects`: the graph's tasks; a per-object file with another count is
+// refused by name.
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path);
+                                            const std::string& current_path, int64_t num_objects);
 
 // One line for stderr (formats other than json): hop-bytes, balance, migration.
 std::string BalanceSummary(const MappingReport& report);

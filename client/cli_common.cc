@@ -1,10 +1,14 @@
 #include "client/cli_common.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/io/graph_format.h"
 #include "core/io/machine_spec.h"
@@ -56,6 +60,30 @@ absl::StatusOr<Mode> ResolveMode(bool local, RemoteFlags& remote) {
   return Mode::kRemote;
 }
 
+CLI::Validator NonNegativeInteger() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        int64_t n = 0;
+        if (!absl::SimpleAtoi(value, &n) || n < 0) {
+          return absl::StrCat("'", value, "' is not an integer from 0 to ",
+                              std::numeric_limits<int64_t>::max());
+        }
+        return "";
+      },
+      "INT>=0");
+}
+CLI::Validator NonNegativeReal() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        double x = 0;
+        if (!absl::SimpleAtod(value, &x) || !std::isfinite(x) || x < 0) {
+          return absl::StrCat("'", value, "' is not a number >= 0");
+        }
+        return "";
+      },
+      "NUMBER>=0");
+}
+
 void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
   CLI::Option* local =
       app.add_flag("--local", flags.local,
@@ -83,7 +111,7 @@ void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
                  "dense");
   app.add_option("--threads", flags.threads,
                  "Worker threads; 0 = all hardware threads (with --server: the daemon's choice)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NonNegativeInteger());
 }
 
 absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,

@@ -49,6 +49,11 @@ struct ProblemFlags {
 };
 
 // Adds the problem flags, --local and the RemoteFlags.
+// Option checks whose messages name what is wanted (CLI11's NonNegativeNumber
+// prints the whole of DBL_MAX and says "not in range" of a word).
+CLI::Validator NonNegativeInteger();
+CLI::Validator NonNegativeReal();
+
 void AddProblemFlags(CLI::App& app, ProblemFlags& flags);
 
 struct Problem {

@@ -75,7 +75,8 @@ absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   if (!mapping.ok()) return mapping.status();
   absl::StatusOr<MappingReport> report;
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    absl::StatusOr<BalanceData> data =
+        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks());
     if (!data.ok()) return data.status();
     report =
         EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
@@ -101,7 +102,8 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
   problem->FillRequest(request);
   request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    absl::StatusOr<BalanceData> data =
+        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks);
     if (!data.ok()) return data.status();
     data->ToProto(request.mutable_balance());
   }
@@ -145,9 +147,9 @@ void AddEvalCommand(CLI::App& root, Action& run) {
   cmd->add_option("--busiest-links", flags->busiest_links,
                   "List this many of the most loaded links in the JSON")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(NonNegativeInteger());
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
-  AddBalanceFlags(*cmd, flags->balance);
+  AddBalanceFlags(*cmd, flags->balance, BalanceFlagsFor::kEval);
   cmd->add_option("--initial", flags->initial,
                   "With load balancing: the objects' current placement; the report counts the "
                   "moves against it")

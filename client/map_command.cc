@@ -97,7 +97,8 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   const Allocation& allocation = *problem->allocation;
   absl::StatusOr<MappingReport> report;
   if (balanced) {
-    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    absl::StatusOr<BalanceData> data =
+        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks());
     if (!data.ok()) return data.status();
     report = SolveBalancedMapping(data->Input(problem->graph, allocation), flags.algorithm, options,
                                   data->options);
@@ -144,7 +145,8 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   request.set_seed(flags.seed);
   request.set_iteration_limit(flags.iteration_limit);
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data = LoadBalanceData(flags.balance, flags.initial);
+    absl::StatusOr<BalanceData> data =
+        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks);
     if (!data.ok()) return data.status();
     data->ToProto(request.mutable_balance());
   } else if (!flags.initial.empty()) {
@@ -240,8 +242,8 @@ void AddMapCommand(CLI::App& root, Action& run) {
       ->capture_default_str();
   cmd->add_option("--time-limit", flags->time_limit,
                   "Budget in seconds for the whole solve (hopmapd may cap it); 0: sized to the "
-                  "job, 1 s per 8192 tasks, at least 1 s and at most 45 s (with --server: "
-                  "the daemon's --default-time-limit)")
+                  "job, 1 s per 8192 tasks (with load balancing: per 8192 slots), at least 1 s "
+                  "and at most 45 s (with --server: the daemon's --default-time-limit)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--initial", flags->initial,
@@ -253,7 +255,7 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Iterative searches (grasp, emahd, ...) stop after this many iterations; "
                   "0: only --time-limit stops them. A search that ends on this limit gives the "
                   "same answer on every run with the same --seed and --threads")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegativeInteger())
       ->capture_default_str();
   cmd->add_option("--format", flags->format,
                   "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
@@ -268,7 +270,7 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "Also draw the answer to OUT.svg, OUT.png or OUT.pdf (see `hopmap draw`; "
                   "--draw-what and the other --draw-* flags choose the picture)");
   AddDrawOptionFlags(*cmd, flags->draw, "draw-");
-  AddBalanceFlags(*cmd, flags->balance);
+  AddBalanceFlags(*cmd, flags->balance, BalanceFlagsFor::kMap);
   cmd->callback([flags, &run] { run = [flags] { return RunMap(*flags); }; });
 }
 

@@ -139,6 +139,7 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
   absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
   if (!graph.ok()) return graph.status();
   TaskGraphToProto(*graph, &problem.graph);
+  problem.num_tasks = graph->num_tasks();
 
   if (!flags.nodes.empty()) {
     if (problem.local_machine != nullptr) {

@@ -35,6 +35,7 @@ struct RemoteProblem {
   std::shared_ptr<Machine> local_machine;  // the file kinds: parsed here
   v1::AllocationSpec allocation;
   v1::TaskGraph graph;
+  int64_t num_tasks = 0;  // the graph's, read here
 
   void FillRequest(v1::MapRequest& request) const;
   void FillRequest(v1::EvaluateRequest& request) const;

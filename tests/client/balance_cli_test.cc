@@ -135,6 +135,8 @@ TEST(BalanceCliTest, UserErrorsNameTheProblem) {
   const std::string loads = LoadsFile();
   const std::string bad = kTmp + "/balance_bad_loads.txt";
   WriteFile(bad, "1\n1\n-3\n");
+  const std::string short_loads = kTmp + "/balance_short_loads.txt";
+  WriteFile(short_loads, "1\n1\n0\n");
   struct Case {
     std::string args, message;
   };
@@ -145,6 +147,16 @@ TEST(BalanceCliTest, UserErrorsNameTheProblem) {
       {"--loads " + loads + " --max-migrations 3", "needs the current placement"},
       {"--balance --imbalance -1", "--imbalance"},
       {"--loads /nonexistent/loads.txt", "/nonexistent/loads.txt: cannot open the loads file"},
+      {"--loads " + short_loads,
+       "balance_short_loads.txt: 3 loads for 64 objects (the graph's tasks): one per object"},
+      {"--loads " + loads + " --initial " + short_loads,
+       "balance_short_loads.txt: 3 current slots for 64 objects"},
+      {"--loads " + loads + " --initial " + loads + " --max-migrations -1",
+       "--max-migrations: '-1' is not an integer from 0 to 9223372036854775807"},
+      {"--loads " + loads + " --initial " + loads + " --max-migrations abc",
+       "--max-migrations: 'abc' is not an integer"},
+      {"--loads " + loads + " --initial " + loads + " --migration-cost -2",
+       "--migration-cost: '-2' is not a number >= 0"},
   };
   for (const Case& c : cases) {
     const auto r = RunHopmap("map " + kProblem + " " + c.args);
