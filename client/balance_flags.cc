@@ -5,10 +5,12 @@
 #include <limits>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
+#include "core/balance/balancers.h"
 #include "core/io/object_values.h"
 #include "core/io/report_json.h"
 #include "core/mappers/solve.h"
@@ -88,6 +90,24 @@ absl::Status CheckCount(const std::string& path, size_t entries, int64_t num_obj
 }
 
 }  // namespace
+
+absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
+                             const std::string& algorithm) {
+  if (status.ok() || flags.active()) return status;
+  std::string hint;
+  if (absl::StrContains(status.message(), "but the allocation has only")) {
+    hint = "to place many objects per slot under a load cap, add --balance (or --loads FILE)";
+  } else if (algorithm != "auto") {
+    for (const BalancerInfo& balancer : BuiltinBalancers()) {
+      if (balancer.name == algorithm) {
+        hint = absl::StrCat("'", algorithm, "' places objects under a load cap: add --balance (or ",
+                            "--loads FILE)");
+      }
+    }
+  }
+  if (hint.empty()) return status;
+  return absl::Status(status.code(), absl::StrCat(status.message(), "; ", hint));
+}
 
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
                                             const std::string& current_path, int64_t num_objects) {

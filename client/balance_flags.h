@@ -62,6 +62,12 @@ struct BalanceData {
   }
   void ToProto(v1::Balance* out) const;
 };
+// A mistake of a user who meant the balanced problem without its flags (more
+// tasks than slots, or a balancer's name as --algorithm) gets the flag that turns
+// it on added to its message; other statuses pass through.
+absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
+                             const std::string& algorithm);
+
 // `num_objects`: the graph's tasks; a per-object file with another count is
 // refused by name.
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,

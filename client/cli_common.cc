@@ -76,7 +76,8 @@ CLI::Validator NonNegativeReal() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
         double x = 0;
-        if (!absl::SimpleAtod(value, &x) || !std::isfinite(x) || x < 0) {
+        if (value.find_first_of("xX") != std::string::npos || !absl::SimpleAtod(value, &x) ||
+            !std::isfinite(x) || x < 0) {
           return absl::StrCat("'", value, "' is not a number >= 0");
         }
         return "";

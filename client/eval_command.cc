@@ -124,8 +124,9 @@ absl::Status RunEval(EvalFlags& flags) {
   if (!routing.ok()) return routing.status();
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
-  if (*mode == Mode::kLocal) return RunEvalLocal(flags, *routing);
-  return RunEvalRemote(flags);
+  return WithBalanceHint(
+      *mode == Mode::kLocal ? RunEvalLocal(flags, *routing) : RunEvalRemote(flags), flags.balance,
+      "");
 }
 
 }  // namespace

@@ -219,8 +219,9 @@ absl::Status RunMap(MapFlags& flags) {
   }
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
-  if (*mode == Mode::kLocal) return RunMapLocal(flags, *format, options);
-  return RunMapRemote(flags, *format);
+  return WithBalanceHint(
+      *mode == Mode::kLocal ? RunMapLocal(flags, *format, options) : RunMapRemote(flags, *format),
+      flags.balance, flags.algorithm);
 }
 
 }  // namespace

@@ -66,8 +66,9 @@ absl::StatusOr<std::vector<double>> ParseLoadValues(const std::string& text,
       text, source_name, what, absl::StrCat("a number from 0 to ", kMaxObjectLoad),
       [&](absl::string_view v) {
         double load = 0;
-        if (!absl::SimpleAtod(v, &load) || !std::isfinite(load) || load < 0 ||
-            load > kMaxObjectLoad) {
+        // SimpleAtod reads hexadecimal too ("0x10" = 16): decimal only here.
+        if (v.find_first_of("xX") != absl::string_view::npos || !absl::SimpleAtod(v, &load) ||
+            !std::isfinite(load) || load < 0 || load > kMaxObjectLoad) {
           return false;
         }
         loads.push_back(load);

@@ -29,6 +29,9 @@ TEST(ObjectValuesTest, ErrorsNameTheFileLineAndObject) {
   EXPECT_THAT(std::string(ParseLoads("1\nnan\n", "l.txt").status().message()),
               HasSubstr("l.txt:2:"));
   EXPECT_THAT(std::string(ParseLoads("1 2\n", "l.txt").status().message()), HasSubstr("got '1 2'"));
+  // Hexadecimal (which strtod reads: "0x10" = 16) is refused.
+  EXPECT_THAT(std::string(ParseLoads("1\n0x10\n", "l.txt").status().message()),
+              HasSubstr("l.txt:2: expected the load of object 1"));
   EXPECT_THAT(std::string(ParseLoads("# nothing\n", "l.txt").status().message()),
               HasSubstr("l.txt: no load values"));
   EXPECT_EQ(ParseStateBytes("5\n1.5\n", "b.txt").status().message(),
