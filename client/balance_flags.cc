@@ -110,7 +110,8 @@ absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
 }
 
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path, int64_t num_objects) {
+                                            const std::string& current_path, int64_t num_objects,
+                                            const Allocation* allocation) {
   BalanceData data;
   if (!flags.loads.empty()) {
     absl::StatusOr<std::vector<double>> loads = ReadLoadsFile(flags.loads);
@@ -153,7 +154,7 @@ absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
     data.background_load = *std::move(background);
   }
   if (!current_path.empty()) {
-    absl::StatusOr<std::vector<SlotId>> current = ReadMappingFile(current_path);
+    absl::StatusOr<std::vector<SlotId>> current = ReadMappingFile(current_path, allocation);
     if (!current.ok()) return current.status();
     data.current_slot = *std::move(current);
     if (absl::Status s =

@@ -69,9 +69,11 @@ absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
                              const std::string& algorithm);
 
 // `num_objects`: the graph's tasks; a per-object file with another count is
-// refused by name.
+// refused by name. `allocation` (null: not known here) checks a JSON current
+// placement's shape (ReadMappingFile).
 absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path, int64_t num_objects);
+                                            const std::string& current_path, int64_t num_objects,
+                                            const Allocation* allocation);
 
 // One line for stderr (formats other than json): hop-bytes, balance, migration.
 std::string BalanceSummary(const MappingReport& report);

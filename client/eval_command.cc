@@ -71,12 +71,13 @@ absl::Status WriteEvalResult(const EvalFlags& flags, const MappingReport& report
 absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
-  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
+  absl::StatusOr<std::vector<SlotId>> mapping =
+      ReadMappingFile(flags.mapping, &*problem->allocation);
   if (!mapping.ok()) return mapping.status();
   absl::StatusOr<MappingReport> report;
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks());
+    absl::StatusOr<BalanceData> data = LoadBalanceData(
+        flags.balance, flags.initial, problem->graph.num_tasks(), &*problem->allocation);
     if (!data.ok()) return data.status();
     report =
         EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
@@ -103,7 +104,7 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
   request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
   if (flags.balance.active()) {
     absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks);
+        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks, nullptr);
     if (!data.ok()) return data.status();
     data->ToProto(request.mutable_balance());
   }

@@ -98,7 +98,7 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   absl::StatusOr<MappingReport> report;
   if (balanced) {
     absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks());
+        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks(), &allocation);
     if (!data.ok()) return data.status();
     report = SolveBalancedMapping(data->Input(problem->graph, allocation), flags.algorithm, options,
                                   data->options);
@@ -106,7 +106,7 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
     SolveControl control;
     std::vector<SlotId> initial;
     if (!flags.initial.empty()) {
-      absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial);
+      absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial, &allocation);
       if (!read.ok()) return read.status();
       initial = *std::move(read);
       control.initial = &initial;
@@ -146,7 +146,8 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   request.set_iteration_limit(flags.iteration_limit);
   if (flags.balance.active()) {
     absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks);
+        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks,
+                        allocation.has_value() ? &*allocation : nullptr);
     if (!data.ok()) return data.status();
     data->ToProto(request.mutable_balance());
   } else if (!flags.initial.empty()) {

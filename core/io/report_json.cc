@@ -123,7 +123,8 @@ nlohmann::ordered_json AnalysisToJson(const GraphStatistics& stats, const Patter
 }
 
 absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
-                                                 const std::string& source_name) {
+                                                 const std::string& source_name,
+                                                 const Allocation* allocation) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -134,6 +135,20 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
     if (!j.contains("slot_of_task") || !j["slot_of_task"].is_array()) {
       return absl::InvalidArgumentError(
           absl::StrCat(source_name, ": JSON has no \"slot_of_task\" array"));
+    }
+    if (allocation != nullptr && j.contains("nodes") && j["nodes"].is_number_integer() &&
+        j.contains("cores_per_node") && j["cores_per_node"].is_number_integer()) {
+      const int64_t nodes = j["nodes"].get<int64_t>();
+      const int64_t cores = j["cores_per_node"].get<int64_t>();
+      if (nodes != allocation->num_nodes() || cores != allocation->cores_per_node()) {
+        const std::string machine = j.contains("machine") && j["machine"].is_string()
+                                        ? absl::StrCat(" (", j["machine"].get<std::string>(), ")")
+                                        : std::string();
+        return absl::InvalidArgumentError(
+            absl::StrCat(source_name, ": the mapping was made for ", nodes, " nodes x ", cores,
+                         " cores", machine, ", not for this allocation's ", allocation->num_nodes(),
+                         " nodes x ", allocation->cores_per_node(), " cores"));
+      }
     }
     std::vector<SlotId> slots;
     for (size_t i = 0; i < j["slot_of_task"].size(); ++i) {
@@ -168,12 +183,13 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
   return slots;
 }
 
-absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path) {
+absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path,
+                                                    const Allocation* allocation) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open mapping file"));
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return ParseMapping(buffer.str(), path);
+  return ParseMapping(buffer.str(), path, allocation);
 }
 
 }  // namespace hopmap

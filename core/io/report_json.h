@@ -26,10 +26,13 @@ nlohmann::ordered_json AnalysisToJson(const GraphStatistics& stats, const Patter
 
 // Reads a mapping: the JSON report (its slot_of_task) or the perm format (line i:
 // the slot of task i; '#' comments and blank lines skipped). Errors name the file
-// and line.
-absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path);
+// and line. With `allocation`, a JSON report made for another shape (its "nodes"
+// and "cores_per_node") is refused: its slot numbers would mean other cores.
+absl::StatusOr<std::vector<SlotId>> ReadMappingFile(const std::string& path,
+                                                    const Allocation* allocation = nullptr);
 absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
-                                                 const std::string& source_name);
+                                                 const std::string& source_name,
+                                                 const Allocation* allocation = nullptr);
 
 }  // namespace hopmap
 

@@ -385,9 +385,20 @@ TEST(ParseMappingTest, JsonReportRoundTrip) {
     std::ofstream out(path, std::ios::trunc);
     out << j.dump(2);
   }
-  absl::StatusOr<std::vector<SlotId>> slots = ReadMappingFile(path);
+  absl::StatusOr<std::vector<SlotId>> slots = ReadMappingFile(path, &allocation);
   ASSERT_TRUE(slots.ok()) << slots.status();
   EXPECT_THAT(*slots, ElementsAre(5, 0, 2, 4));
+  // Made for another shape (as many slots, other nodes): its slots mean other
+  // cores, so it is refused when the allocation is known.
+  absl::StatusOr<Allocation> other = Allocation::Create(Ring4(), {0, 1}, 3);
+  ASSERT_TRUE(other.ok()) << other.status();
+  absl::StatusOr<std::vector<SlotId>> refused = ReadMappingFile(path, &*other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("report_json_test_report.json: the mapping was made for "));
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("made for 3 nodes x 2 cores"));
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("not for this allocation's 2 nodes x 3 cores"));
 }
 
 absl::Status MappingError(const std::string& text) {
