@@ -100,7 +100,8 @@ absl::Status RunDraw(DrawCommandFlags& flags) {
   }
   absl::StatusOr<Problem> problem = DrawProblem(flags);
   if (!problem.ok()) return problem.status();
-  absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
+  absl::StatusOr<std::vector<SlotId>> mapping =
+      ReadMappingFile(flags.mapping, &*problem->allocation);
   if (!mapping.ok()) return mapping.status();
   draw::DrawJob job;
   job.graph = &problem->graph;
