@@ -1,12 +1,11 @@
 #include "client/balance_flags.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
@@ -97,13 +96,11 @@ absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
   std::string hint;
   if (absl::StrContains(status.message(), "but the allocation has only")) {
     hint = "to place many objects per slot under a load cap, add --balance (or --loads FILE)";
-  } else if (algorithm != "auto") {
-    for (const BalancerInfo& balancer : BuiltinBalancers()) {
-      if (balancer.name == algorithm) {
-        hint = absl::StrCat("'", algorithm, "' places objects under a load cap: add --balance (or ",
-                            "--loads FILE)");
-      }
-    }
+  } else if (algorithm != "auto" &&
+             std::any_of(BuiltinBalancers().begin(), BuiltinBalancers().end(),
+                         [&](const BalancerInfo& b) { return b.name == algorithm; })) {
+    hint = absl::StrCat("'", algorithm,
+                        "' places objects under a load cap: add --balance (or --loads FILE)");
   }
   if (hint.empty()) return status;
   return absl::Status(status.code(), absl::StrCat(status.message(), "; ", hint));

@@ -1,6 +1,5 @@
 #include "client/cli_common.h"
 
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/io/graph_format.h"
 #include "core/io/machine_spec.h"
+#include "core/io/object_values.h"
 
 namespace hopmap::cli {
 
@@ -76,8 +76,7 @@ CLI::Validator NonNegativeReal() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
         double x = 0;
-        if (value.find_first_of("xX") != std::string::npos || !absl::SimpleAtod(value, &x) ||
-            !std::isfinite(x) || x < 0) {
+        if (!ParseFiniteDecimal(value, &x) || x < 0) {
           return absl::StrCat("'", value, "' is not a number >= 0");
         }
         return "";

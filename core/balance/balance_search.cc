@@ -56,13 +56,16 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
   std::vector<int32_t> stamp(p.allocation().num_nodes(), -1);
   std::vector<int32_t> positions;
   int32_t stamp_value = 0;
+  // Runs change(), which alters the loads of slots a and b only, keeping by_load.
+  auto reload = [&](SlotId a, SlotId b, const auto& change) {
+    by_load.erase({p.slot_load(a), a});
+    by_load.erase({p.slot_load(b), b});
+    change();
+    by_load.emplace(p.slot_load(a), a);
+    by_load.emplace(p.slot_load(b), b);
+  };
   auto apply = [&](TaskId t, SlotId to, HopBytes delta) {
-    const SlotId from = p.slot_of(t);
-    by_load.erase({p.slot_load(from), from});
-    by_load.erase({p.slot_load(to), to});
-    p.Move(t, to, delta);
-    by_load.emplace(p.slot_load(from), from);
-    by_load.emplace(p.slot_load(to), to);
+    reload(p.slot_of(t), to, [&] { p.Move(t, to, delta); });
     ++stats.moves;
   };
   while (!stop.ShouldStop()) {
@@ -150,12 +153,7 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       }
     }
     if (swap.t != kNoTask) {
-      const SlotId d = p.slot_of(swap.u);
-      by_load.erase({p.slot_load(s), s});
-      by_load.erase({p.slot_load(d), d});
-      p.Swap(swap.t, swap.u, swap.delta);
-      by_load.emplace(p.slot_load(s), s);
-      by_load.emplace(p.slot_load(d), d);
+      reload(s, p.slot_of(swap.u), [&] { p.Swap(swap.t, swap.u, swap.delta); });
       ++stats.swaps;
       continue;
     }

@@ -66,9 +66,7 @@ absl::StatusOr<std::vector<double>> ParseLoadValues(const std::string& text,
       text, source_name, what, absl::StrCat("a number from 0 to ", kMaxObjectLoad),
       [&](absl::string_view v) {
         double load = 0;
-        // SimpleAtod reads hexadecimal too ("0x10" = 16): decimal only here.
-        if (v.find_first_of("xX") != absl::string_view::npos || !absl::SimpleAtod(v, &load) ||
-            !std::isfinite(load) || load < 0 || load > kMaxObjectLoad) {
+        if (!ParseFiniteDecimal(v, &load) || load < 0 || load > kMaxObjectLoad) {
           return false;
         }
         loads.push_back(load);
@@ -80,6 +78,11 @@ absl::StatusOr<std::vector<double>> ParseLoadValues(const std::string& text,
 }
 
 }  // namespace
+
+bool ParseFiniteDecimal(absl::string_view text, double* value) {
+  return text.find_first_of("xX") == absl::string_view::npos && absl::SimpleAtod(text, value) &&
+         std::isfinite(*value);
+}
 
 absl::StatusOr<std::vector<double>> ParseLoads(const std::string& text,
                                                const std::string& source_name) {

@@ -10,9 +10,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/types.h"
 
 namespace hopmap {
+
+// A finite decimal number ("1", "0.25", "3e2"): false for anything else, hexadecimal
+// included (absl::SimpleAtod and strtod read "0x10" as 16).
+bool ParseFiniteDecimal(absl::string_view text, double* value);
 
 // Loads: non-negative finite numbers ("1", "0.25", "3e2"). Errors name the file
 // and line ("loads.txt:4: expected the load of object 2 (a number >= 0), got 'x'").
