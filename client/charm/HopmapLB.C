@@ -128,14 +128,21 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   std::vector<double> loads(n);
   std::vector<int32_t> current(n);
   // What a migration moves: the object's packed size as Charm++ last measured it.
+  // Charm++ sets pupSize only when it packs the object, so before an object's first
+  // migration the field is uninitialised and can decode to anything up to ~2^69.
+  // Sizes over 1 TiB (or over hopmapd's 2^62 total spread over the objects) are
+  // taken as unknown: 1 byte, as without sizes.
+  const int64_t max_state_bytes = std::min<int64_t>(int64_t{1} << 40, (int64_t{1} << 62) / n);
   std::vector<int64_t> state_bytes(n);
   // Objects Charm++ may not migrate stay where they are (hopmapd keeps them home).
   std::vector<unsigned char> fixed(n);
   for (int i = 0; i < n; ++i) {
     loads[i] = graph.vertices[i].getVertexLoad();
     current[i] = graph.vertices[i].getCurrentPe();
-    state_bytes[i] =
-        std::max<int64_t>(1, static_cast<int64_t>(pup_decodeSize(stats.objData[i].pupSize)));
+    const size_t packed = pup_decodeSize(stats.objData[i].pupSize);
+    state_bytes[i] = packed >= 1 && packed <= static_cast<size_t>(max_state_bytes)
+                         ? static_cast<int64_t>(packed)
+                         : 1;
     fixed[i] = graph.vertices[i].isMigratable() ? 0 : 1;
   }
   // Each PE's background load: its busy time outside the objects (as GreedyLB and
