@@ -397,8 +397,8 @@ int main(int argc, char** argv) {
   std::vector<Problem> problems;
   problems.push_back(Stencil("stencil2d-5", {128, 128}));
   problems.push_back(Stencil("stencil3d-7", {32, 32, 16}));
-  problems.push_back(Replicated(
-      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
+  problems.push_back(
+      Replicated(std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist", 16));
   if (quick) problems.resize(1);
   std::erase_if(problems, [&](const Problem& p) { return p.name.find(only) == std::string::npos; });
   const std::vector<Machine3D> machines = {{{8, 8, 4}, 1}, {{4, 4, 4}, 4}};

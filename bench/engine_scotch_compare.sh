@@ -12,13 +12,13 @@
 #  - fat tree 64x64 (64 leaf switches of 64 nodes: 2 hops inside a switch, 4 across)
 #                                                   Scotch: tleaf 2 64 4 64 2
 # Graphs: 2D 5-point 64x64 and 3D 7-point 16^3 stencils (periodic), a 4096-task random
-# geometric graph, and the ~1000-rank real graphs of ../shared/data/commgraphs as they
+# geometric graph, and the ~1000-rank real graphs of data/commgraphs as they
 # are (fewer tasks than nodes: nodes stay empty; in-order fills the first ones).
 #
 # Usage: bash bench/engine_scotch_compare.sh [CASE_FILTER_REGEX]
 # Environment: HOPMAP (default build/client/hopmap), TIME_LIMIT (hopmap budget, default
 # 10), ALGORITHM (default auto), REPS (timed runs, default 1), SCOTCH_LIB, KEEP_TMP=1,
-# SHARED_DATA (default ../shared/data).
+# DATA (default data/ in the repository).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -28,12 +28,12 @@ SCOTCH_LIB=${SCOTCH_LIB:-/usr/lib/x86_64-linux-gnu/scotch-int64}
 REPS=${REPS:-1}
 TIME_LIMIT=${TIME_LIMIT:-10}
 ALGORITHM=${ALGORITHM:-auto}
-SHARED_DATA=${SHARED_DATA:-../shared/data}
+DATA=${DATA:-data}
 FILTER=${1:-.}
 
 source bench/scotch_common.sh
 
-[[ -d $SHARED_DATA/commgraphs ]] || die "no $SHARED_DATA/commgraphs (set SHARED_DATA)"
+[[ -d $DATA/commgraphs ]] || die "no $DATA/commgraphs (set DATA)"
 
 # Scotch mapping -> hopmap perm for a graph of $2 tasks onto $3 targets (targets may
 # stay empty): fails unless every task has a distinct target in range.
@@ -59,7 +59,7 @@ GRAPHS=(
   "stencil3d-7 16^3|gen:stencil3d-7 --dims 16x16x16 --wrap"
   "random-geometric 4096|gen:random-geometric --tasks 4096 --seed 1"
 )
-for f in "$SHARED_DATA"/commgraphs/cnca_*_1[0-9][0-9][0-9].edgelist; do
+for f in "$DATA"/commgraphs/cnca_*_1[0-9][0-9][0-9].edgelist; do
   b=$(basename "$f" .edgelist)
   GRAPHS+=("${b#cnca_}|$f")
 done

@@ -24,7 +24,7 @@
 namespace hopmap {
 namespace {
 
-const std::string kQaplibDir = std::string(HOPMAP_SHARED_DATA_DIR) + "/qaplib";
+const std::string kQaplibDir = std::string(HOPMAP_DATA_DIR) + "/qaplib";
 
 struct BksRow {
   std::string name;

@@ -83,7 +83,7 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::string dir = std::string(HOPMAP_SHARED_DATA_DIR) + "/qaplib/";
+  const std::string dir = std::string(HOPMAP_DATA_DIR) + "/qaplib/";
   std::vector<Row> rows = ReadBks(dir + "BKS.tsv");
   std::sort(rows.begin(), rows.end(),
             [](const Row& x, const Row& y) { return x.n != y.n ? x.n < y.n : x.name < y.name; });

@@ -7,7 +7,7 @@
 #  - stencil2d-5 sqrt(n) x sqrt(n), periodic         (hopmap gen)
 #  - stencil3d-7 a x b x c = n, periodic             (hopmap gen)
 #  - random-geometric n tasks, seed 1 (mean degree ~8) (hopmap gen)
-#  - the real graphs cnca_minife_1024 and cnca_lulesh_1000 (../shared/data/commgraphs,
+#  - the real graphs cnca_minife_1024 and cnca_lulesh_1000 (data/commgraphs,
 #    the largest ones that fit 1k slots) replicated: floor(n / size) disjoint copies,
 #    joined into a ring by light (1-byte) edges from the last task of one copy to the
 #    first of the next; lulesh therefore has fewer tasks than slots (1000 per 1024).
@@ -42,7 +42,7 @@
 #   torus-c4 frag-c1"); SCOTCH_MAX_TASKS (default MAX_TASKS): no Scotch above this size;
 #   SCALING_CACHE (default a temp dir, removed at the end): generated graphs and targets,
 #   kept between runs when set; HOPMAP (default build/client/hopmap); THREADS (default 0:
-#   hopmap's default); SCOTCH_LIB; SHARED_DATA (default ../shared/data); KEEP_TMP=1.
+#   hopmap's default); SCOTCH_LIB; DATA (default data/ in the repository); KEEP_TMP=1.
 # Quick mode: MAX_TASKS=4096 bash bench/scaling.sh
 set -euo pipefail
 
@@ -58,13 +58,13 @@ GRAPHS=${GRAPHS:-stencil2d stencil3d rgg minife lulesh}
 TARGETS=${TARGETS:-torus-c1 torus-c4 frag-c1}
 SCOTCH_MAX_TASKS=${SCOTCH_MAX_TASKS:-$MAX_TASKS}
 THREADS=${THREADS:-0}
-SHARED_DATA=${SHARED_DATA:-../shared/data}
+DATA=${DATA:-data}
 FILTER=${1:-.}
 
 source bench/scotch_common.sh
 
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found (apt-get install time)"
-[[ -d $SHARED_DATA/commgraphs ]] || die "no $SHARED_DATA/commgraphs (set SHARED_DATA)"
+[[ -d $DATA/commgraphs ]] || die "no $DATA/commgraphs (set DATA)"
 if [[ -n ${SCALING_CACHE:-} ]]; then
   CACHE=$SCALING_CACHE
   mkdir -p "$CACHE"
@@ -112,8 +112,8 @@ make_graph() {
         "$HOPMAP" gen random-geometric --tasks "$n" --seed 1 -o "$base.edgelist"
         ;;
       minife | lulesh)
-        if [[ $kind == minife ]]; then f=$SHARED_DATA/commgraphs/cnca_minife_1024.edgelist; else
-          f=$SHARED_DATA/commgraphs/cnca_lulesh_1000.edgelist
+        if [[ $kind == minife ]]; then f=$DATA/commgraphs/cnca_minife_1024.edgelist; else
+          f=$DATA/commgraphs/cnca_lulesh_1000.edgelist
         fi
         # Copies of the graph with ids shifted, a ring of 1-byte edges between them.
         awk -v n="$n" '

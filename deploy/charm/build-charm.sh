@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# Builds Charm++ from the vendored source (../shared/vendor/charm-*.tar.gz, checked
+# Builds Charm++ from the vendored source (third_party/charm/charm-*.tar.gz, checked
 # against its SHA256SUMS) into a cache keyed by the tarball's hash and the target, so
 # a machine builds it once. Prints the build's directory (charmc is in its bin/) on
 # the last line of standard output; the build's log goes to DIR.log.
 #
 # Usage: bash deploy/charm/build-charm.sh [--find]
 #   --find: only print the build's directory if it is already built; exit 3 if not
-#           (the tests use this: they never build Charm++ themselves).
+#           (the tests use this: they never build Charm++ themselves; deploy/test.sh
+#           builds it before them).
 # Environment:
 #   CHARM_TARGET         multicore-linux-x86_64 (default) or netlrts-linux-x86_64
 #   HOPMAP_CHARM_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/hopmap/charm)
-#   HOPMAP_VENDOR_DIR    where the tarball is (default ../shared/vendor beside the repo)
+#   HOPMAP_VENDOR_DIR    where the tarball is (default third_party/charm in the repository)
 #   HOPMAP_JOBS          parallel compile jobs (default 2)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 FIND_ONLY=0
 [[ ${1:-} == --find ]] && FIND_ONLY=1
-VENDOR=${HOPMAP_VENDOR_DIR:-../shared/vendor}
+VENDOR=${HOPMAP_VENDOR_DIR:-third_party/charm}
 TARGET=${CHARM_TARGET:-multicore-linux-x86_64}
 JOBS=${HOPMAP_JOBS:-2}
 CACHE=${HOPMAP_CHARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/charm}

@@ -28,8 +28,7 @@ std::string LoadsFile() {
 }
 
 const std::string kProblem = "--local --machine torus:2x2x2:cores=2 --graph " +
-                             std::string(HOPMAP_SHARED_DATA_DIR) +
-                             "/commgraphs/cnca_lulesh_64.edgelist";
+                             std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
 
 TEST(BalanceCliTest, MapsObjectsManyPerSlotWithinTheCap) {
   const std::string loads = LoadsFile();

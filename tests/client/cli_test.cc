@@ -19,7 +19,7 @@ using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const std::string kData = std::string(HOPMAP_SHARED_DATA_DIR);
+const std::string kData = std::string(HOPMAP_DATA_DIR);
 const std::string kTmp = ::testing::TempDir();
 
 std::vector<std::string> RealGraphs() {
@@ -242,8 +242,7 @@ using ::hopmap::testing::RunHopmap;
 // A real profiler graph rewritten as Scotch .grf and back keeps every edge and weight;
 // errors name the file.
 TEST(ConvertCommandTest, RealGraphRoundTripsThroughScotchFormat) {
-  const std::string source =
-      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
+  const std::string source = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
   const std::string grf = ::testing::TempDir() + "/convert_lulesh.grf";
   const std::string back = ::testing::TempDir() + "/convert_lulesh.mtx";
   ASSERT_EQ(RunHopmap("convert " + source + " -o " + grf).exit_code, 0);
@@ -273,13 +272,11 @@ using ::hopmap::testing::RunHopmap;
 // --initial: refine improves the given mapping; auto lists it as a candidate; a
 // mapping of the wrong size is refused with one line naming it.
 TEST(MapInitialTest, RefineAndAutoStartFromTheGivenMapping) {
-  const std::string graph = std::string(HOPMAP_SHARED_DATA_DIR) +
-                            "/commgraphs/cnca_lulesh_64.edgelist";
+  const std::string graph = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
   const std::string perm = ::testing::TempDir() + "/initial_random.perm";
   const std::string problem = "--local --machine torus:4x4x4:cores=2 --graph " + graph;
-  ASSERT_EQ(RunHopmap("map " + problem + " --algorithm random --format perm -q -o " + perm)
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      RunHopmap("map " + problem + " --algorithm random --format perm -q -o " + perm).exit_code, 0);
   const auto given = nlohmann::json::parse(RunHopmap("eval " + problem + " --mapping " + perm).out);
   const auto refined = RunHopmap("map " + problem + " --algorithm refine --initial " + perm);
   ASSERT_EQ(refined.exit_code, 0) << refined.err;

@@ -1,6 +1,6 @@
 // An outside check of the evaluator: `hopmap eval` reproduces the hop-bytes MapLib
 // published for its own mappings of real 64-rank applications on a 4x4x4 mesh and
-// torus (../shared/data/commgraphs/SOURCES.md, section A2).
+// torus (data/commgraphs/SOURCES.md, section A2).
 #include <algorithm>
 #include <sstream>
 #include <vector>
@@ -17,7 +17,7 @@ using ::hopmap::testing::ReadFile;
 using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::WriteFile;
 
-const std::string kCommgraphs = std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/";
+const std::string kCommgraphs = std::string(HOPMAP_DATA_DIR) + "/commgraphs/";
 
 // MapLib's mapping file: 2 header lines, then "x y z nprocs pid..." per node. Our
 // node id on a 4x4x4 grid is x + 4 * (y + 4 * z); one process per node.

@@ -16,7 +16,7 @@ using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 
-const std::string kQaplib = std::string(HOPMAP_SHARED_DATA_DIR) + "/qaplib";
+const std::string kQaplib = std::string(HOPMAP_DATA_DIR) + "/qaplib";
 const std::string kTmp = ::testing::TempDir();
 
 // cost(p) = sum A[i][j] B[p(i)][p(j)] from the .dat, p 1-based: computed here so the

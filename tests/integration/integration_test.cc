@@ -55,8 +55,7 @@ TEST(DaemonTest, ServesHealthAndTheSameMappingAsLocal) {
   ASSERT_TRUE(serving.ok()) << serving.status();
   EXPECT_TRUE(*serving);
 
-  const std::string graph =
-      std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist";
+  const std::string graph = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist";
   for (const std::string& machine : {std::string("kraken --nodes 0-99,2000-2099"),
                                      std::string("bgp-8x8x8"), std::string("fattree-64x64")}) {
     // A budget the solve does not reach and capped searches: both runs end on the

@@ -10,8 +10,8 @@
 #           non-migratable object"), which fails the test;
 #   down:   with hopmapd unreachable, every step keeps the placement, says so in one
 #           line, and the program finishes.
-# Exits 77 (ctest: skipped, never passed) when Charm++ is not built on this machine:
-# the tests do not build it (7 minutes); `bash deploy/charm/build-charm.sh` does.
+# Fails when Charm++ is not built on this machine: the tests do not build it (7
+# minutes); `bash deploy/test.sh` does, through `bash deploy/charm/build-charm.sh`.
 #
 # Usage: charm_test.sh daemon|pinned|down REPO BUILD_DIR HOPMAPD
 set -euo pipefail
@@ -25,8 +25,9 @@ repo=$2
 build=$3
 hopmapd=$4
 if ! charm=$(bash "$repo/deploy/charm/build-charm.sh" --find 2>&1); then
-  echo "SKIPPED: Charm++ is not built here (bash deploy/charm/build-charm.sh builds it): $charm"
-  exit 77
+  echo "FAIL: Charm++ is not built here (bash deploy/charm/build-charm.sh builds it;" \
+    "deploy/test.sh runs it before the tests): $charm"
+  exit 1
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/charm_test.XXXXXX")
 daemon_pid=""

@@ -718,7 +718,7 @@ struct RealGraph {
   Bytes self_bytes;    // the diagonal's sum (MapLib), computed outside hopmap
 };
 
-// /work/shared/data/commgraphs/SOURCES.md, tables A and B.
+// data/commgraphs/SOURCES.md, tables A and B.
 const std::map<std::string, RealGraph>& RealGraphs() {
   static const auto* const graphs = new std::map<std::string, RealGraph>{
       {"maplib_amg_64ranks_p2p_count.csv", {64, 2001, 1257257, 1240}},
@@ -756,7 +756,7 @@ const std::map<std::string, RealGraph>& RealGraphs() {
 }
 
 TEST(RealDataTest, CommGraphsMatchSourcesTable) {
-  const std::filesystem::path dir = std::filesystem::path(HOPMAP_SHARED_DATA_DIR) / "commgraphs";
+  const std::filesystem::path dir = std::filesystem::path(HOPMAP_DATA_DIR) / "commgraphs";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   int read = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -781,7 +781,7 @@ TEST(RealDataTest, CommGraphsMatchSourcesTable) {
 
 TEST(RealDataTest, MaplibCgRoundTripsThroughEveryFormat) {
   absl::StatusOr<TaskGraph> g =
-      ReadGraph(std::string(HOPMAP_SHARED_DATA_DIR) + "/commgraphs/maplib_cg_64ranks_p2p_size.csv");
+      ReadGraph(std::string(HOPMAP_DATA_DIR) + "/commgraphs/maplib_cg_64ranks_p2p_size.csv");
   ASSERT_TRUE(g.ok()) << g.status();
   for (GraphFormat f : {GraphFormat::kMatrixMarket, GraphFormat::kMetis, GraphFormat::kScotch,
                         GraphFormat::kEdgeList, GraphFormat::kDense}) {

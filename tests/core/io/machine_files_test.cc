@@ -16,8 +16,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-const std::string kSlurmDir =
-    std::string(HOPMAP_SHARED_DATA_DIR) + "/machines/slurm_topology_conf/";
+const std::string kSlurmDir = std::string(HOPMAP_DATA_DIR) + "/machines/slurm_topology_conf/";
 
 // Writes `content` to a fresh file under the test temp dir and returns its path.
 std::string WriteTemp(const std::string& name, const std::string& content) {

@@ -18,7 +18,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 const std::string kTara =
-    std::string(HOPMAP_SHARED_DATA_DIR) + "/machines/slurm_topology_conf/nstda_tara_topology.conf";
+    std::string(HOPMAP_DATA_DIR) + "/machines/slurm_topology_conf/nstda_tara_topology.conf";
 
 // Writes `content` to a fresh file under the test temp dir and returns its path.
 std::string WriteTemp(const std::string& name, const std::string& content) {

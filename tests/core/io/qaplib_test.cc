@@ -1,5 +1,5 @@
 // QAPLIB files: the reader, the mapping form, the Gilmore-Lawler bound and the exact
-// mapper against the published values (HOPMAP_SHARED_DATA_DIR/qaplib, BKS.tsv).
+// mapper against the published values (HOPMAP_DATA_DIR/qaplib, BKS.tsv).
 #include "core/io/qaplib.h"
 
 #include <filesystem>
@@ -24,7 +24,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kQaplibDir = std::string(HOPMAP_SHARED_DATA_DIR) + "/qaplib";
+const std::string kQaplibDir = std::string(HOPMAP_DATA_DIR) + "/qaplib";
 
 struct BksRow {
   int32_t n = 0;
