@@ -15,10 +15,18 @@
 #include "core/io/machine_spec.h"
 #include "core/mappers/mapper.h"
 #include "core/topology/catalog.h"
+#include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 
 namespace hopmap::cli {
 namespace {
+
+// --format of machines and algorithms: text (tables for people) or json (for scripts).
+absl::Status CheckListingFormat(const std::string& format) {
+  if (format == "text" || format == "json") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format: unknown format '", format, "' (known: text, json)"));
+}
 
 std::string Describe(const std::string& name, const Machine& m) {
   std::string text = absl::StrFormat(
@@ -37,23 +45,92 @@ std::string Describe(const std::string& name, const Machine& m) {
   return text;
 }
 
-absl::Status ListBuiltinMachines() {
-  std::string text =
-      absl::StrFormat("%-15s %-28s %7s %5s  %s\n", "NAME", "SPEC", "NODES", "CORES", "DESCRIPTION");
-  for (const CatalogEntry& e : BuiltinCatalog()) {
-    absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(e.spec);
-    if (!m.ok()) return m.status();
-    absl::StrAppend(&text,
-                    absl::StrFormat("%-15s %-28s %7d %5d  %s\n", e.name, e.spec, (*m)->num_nodes(),
-                                    (*m)->cores_per_node(), e.description));
+// The same fields as the text, by name; `description` only where there is one.
+nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
+                                    const std::string& description) {
+  nlohmann::ordered_json j;
+  j["name"] = name;
+  j["spec"] = m.Spec();
+  j["kind"] = std::string(m.kind());
+  j["nodes"] = m.num_nodes();
+  j["cores_per_node"] = m.cores_per_node();
+  j["diameter_hops"] = m.max_hops();
+  j["min_hops"] = m.min_hops();
+  j["links"] = m.num_links();
+  if (!m.dims().empty()) {
+    j["dims"] = m.dims();
+    j["dim_names"] = m.dim_names();
+  }
+  if (m.num_nodes() > 0) {
+    j["first_node"] = m.NodeName(0);
+    j["last_node"] = m.NodeName(m.num_nodes() - 1);
+  }
+  if (!description.empty()) j["description"] = description;
+  return j;
+}
+
+absl::Status WriteDescription(const std::string& name, const Machine& m,
+                              const std::string& description, const std::string& format) {
+  if (format == "json") {
+    return WriteOutput("", DescribeJson(name, m, description).dump(2) + "\n");
+  }
+  std::string text = Describe(name, m);
+  if (!description.empty()) absl::StrAppend(&text, "description  ", description, "\n");
+  return WriteOutput("", text);
+}
+
+// One listing for the built-in catalog and a daemon's: a table, or
+// {"machines": [{"name", "spec", "nodes", "cores_per_node", "origin", "description"}]}.
+// The text table of the built-in catalog has no ORIGIN column (every entry is
+// built in); a daemon's has one.
+absl::Status WriteMachineList(const std::vector<v1::MachineSummary>& machines,
+                              const std::string& format, bool origin_column) {
+  if (format == "json") {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const v1::MachineSummary& m : machines) {
+      list.push_back({{"name", m.name()},
+                      {"spec", m.spec()},
+                      {"nodes", m.num_nodes()},
+                      {"cores_per_node", m.cores_per_node()},
+                      {"origin", m.origin()},
+                      {"description", m.description()}});
+    }
+    nlohmann::ordered_json j;
+    j["machines"] = std::move(list);
+    return WriteOutput("", j.dump(2) + "\n");
+  }
+  std::string text = absl::StrFormat("%-15s %-28s %7s %5s  ", "NAME", "SPEC", "NODES", "CORES");
+  if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", "ORIGIN"));
+  absl::StrAppend(&text, "DESCRIPTION\n");
+  for (const v1::MachineSummary& m : machines) {
+    absl::StrAppend(&text, absl::StrFormat("%-15s %-28s %7d %5d  ", m.name(), m.spec(),
+                                           m.num_nodes(), m.cores_per_node()));
+    if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", m.origin()));
+    absl::StrAppend(&text, m.description(), "\n");
   }
   return WriteOutput("", text);
 }
 
-absl::Status DescribeLocal(const std::string& spec) {
+absl::Status ListBuiltinMachines(const std::string& format) {
+  std::vector<v1::MachineSummary> machines;
+  for (const CatalogEntry& e : BuiltinCatalog()) {
+    absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(e.spec);
+    if (!m.ok()) return m.status();
+    v1::MachineSummary& summary = machines.emplace_back();
+    summary.set_name(e.name);
+    summary.set_spec(e.spec);
+    summary.set_num_nodes((*m)->num_nodes());
+    summary.set_cores_per_node((*m)->cores_per_node());
+    summary.set_origin("builtin");
+    summary.set_description(e.description);
+  }
+  return WriteMachineList(machines, format, /*origin_column=*/false);
+}
+
+absl::Status DescribeLocal(const std::string& spec, const std::string& format) {
   absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(spec);
   if (!m.ok()) return m.status();
-  return WriteOutput("", Describe(spec, **m));
+  return WriteDescription(spec, **m, "", format);
 }
 
 struct MachinesFlags {
@@ -62,24 +139,19 @@ struct MachinesFlags {
   std::string spec;         // machines [SPEC]
   std::string file;         // machines add --file
   std::string remove_name;  // machines remove NAME
+  std::string format = "text";
 };
 
-absl::Status ListRemoteMachines(client::HopmapClient& client) {
+absl::Status ListRemoteMachines(client::HopmapClient& client, const std::string& format) {
   absl::StatusOr<std::vector<v1::MachineSummary>> machines = client.ListMachines();
   if (!machines.ok()) return OneLine(machines.status());
-  std::string text = absl::StrFormat("%-15s %-28s %7s %5s  %-7s  %s\n", "NAME", "SPEC", "NODES",
-                                     "CORES", "ORIGIN", "DESCRIPTION");
-  for (const v1::MachineSummary& m : *machines) {
-    absl::StrAppend(
-        &text, absl::StrFormat("%-15s %-28s %7d %5d  %-7s  %s\n", m.name(), m.spec(), m.num_nodes(),
-                               m.cores_per_node(), m.origin(), m.description()));
-  }
-  return WriteOutput("", text);
+  return WriteMachineList(*machines, format, /*origin_column=*/true);
 }
 
 // A name is the daemon's (GetMachine); a spec with ':' is the same here as there.
-absl::Status DescribeRemote(client::HopmapClient& client, const std::string& spec) {
-  if (spec.find(':') != std::string::npos) return DescribeLocal(spec);
+absl::Status DescribeRemote(client::HopmapClient& client, const std::string& spec,
+                            const std::string& format) {
+  if (spec.find(':') != std::string::npos) return DescribeLocal(spec, format);
   absl::StatusOr<v1::Machine> machine = client.GetMachine(spec);
   if (!machine.ok()) return OneLine(machine.status());
   absl::StatusOr<std::shared_ptr<Machine>> model = MachineFromProto(*machine);
@@ -87,11 +159,7 @@ absl::Status DescribeRemote(client::HopmapClient& client, const std::string& spe
     return absl::InvalidArgumentError(
         absl::StrCat("machine '", spec, "' from hopmapd: ", model.status().message()));
   }
-  std::string text = Describe(spec, **model);
-  if (!machine->description().empty()) {
-    absl::StrAppend(&text, "description  ", machine->description(), "\n");
-  }
-  return WriteOutput("", text);
+  return WriteDescription(spec, **model, machine->description(), format);
 }
 
 absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectForChange(MachinesFlags& flags,
@@ -131,24 +199,61 @@ absl::Status RunMachinesRemove(MachinesFlags& flags) {
 // machines [SPEC]: the daemon's catalog with --server (or HOPMAP_SERVER, unless
 // --local), else the built-in one.
 absl::Status RunMachines(MachinesFlags& flags) {
+  if (absl::Status s = CheckListingFormat(flags.format); !s.ok()) return s;
   if (!flags.local) ApplyRemoteEnvironment(flags.remote);
   if (flags.local || flags.remote.server.empty()) {
-    return flags.spec.empty() ? ListBuiltinMachines() : DescribeLocal(flags.spec);
+    return flags.spec.empty() ? ListBuiltinMachines(flags.format)
+                              : DescribeLocal(flags.spec, flags.format);
   }
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client = ConnectRemote(flags.remote);
   if (!client.ok()) return client.status();
-  return flags.spec.empty() ? ListRemoteMachines(**client) : DescribeRemote(**client, flags.spec);
+  return flags.spec.empty() ? ListRemoteMachines(**client, flags.format)
+                            : DescribeRemote(**client, flags.spec, flags.format);
 }
 
-absl::Status RunAlgorithms() {
-  std::string text;
-  for (const MapperInfo& info : BuiltinMappers().mappers()) {
-    absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", info.name, info.description));
+struct AlgorithmsFlags {
+  bool local = false;
+  RemoteFlags remote;
+  std::string format = "text";
+};
+
+// This hopmap's algorithms, or hopmapd's with --server (or HOPMAP_SERVER, unless
+// --local): a table, or {"algorithms": [{"name", "kind", "applies_to", "description"}]}.
+absl::Status RunAlgorithms(AlgorithmsFlags& flags) {
+  if (absl::Status s = CheckListingFormat(flags.format); !s.ok()) return s;
+  if (!flags.local) ApplyRemoteEnvironment(flags.remote);
+  std::vector<v1::AlgorithmSummary> algorithms;
+  if (flags.local || flags.remote.server.empty()) {
+    const v1::ListAlgorithmsReply builtin = BuiltinAlgorithms();
+    algorithms.assign(builtin.algorithms().begin(), builtin.algorithms().end());
+  } else {
+    absl::StatusOr<std::unique_ptr<client::HopmapClient>> client = ConnectRemote(flags.remote);
+    if (!client.ok()) return client.status();
+    absl::StatusOr<std::vector<v1::AlgorithmSummary>> listed = (*client)->ListAlgorithms();
+    if (!listed.ok()) return OneLine(listed.status());
+    algorithms = *std::move(listed);
   }
-  absl::StrAppend(&text,
-                  "\nLoad balancing (map --balance, --loads, ...: many objects per slot):\n");
-  for (const BalancerInfo& info : BuiltinBalancers()) {
-    absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", info.name, info.description));
+  if (flags.format == "json") {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const v1::AlgorithmSummary& a : algorithms) {
+      list.push_back({{"name", a.name()},
+                      {"kind", a.kind()},
+                      {"applies_to", a.applies_to()},
+                      {"description", a.description()}});
+    }
+    nlohmann::ordered_json j;
+    j["algorithms"] = std::move(list);
+    return WriteOutput("", j.dump(2) + "\n");
+  }
+  std::string text;
+  bool balancers_started = false;
+  for (const v1::AlgorithmSummary& a : algorithms) {
+    if (a.kind() == "balancer" && !balancers_started) {
+      balancers_started = true;
+      absl::StrAppend(&text,
+                      "\nLoad balancing (map --balance, --loads, ...: many objects per slot):\n");
+    }
+    absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", a.name(), a.description()));
   }
   return WriteOutput("", text);
 }
@@ -164,6 +269,9 @@ void AddMachinesCommand(CLI::App& root, Action& run) {
   CLI::Option* local =
       cmd->add_flag("--local", flags->local, "The built-in catalog even when HOPMAP_SERVER is set");
   AddRemoteFlags(*cmd, flags->remote, local);
+  cmd->add_option("--format", flags->format,
+                  "text (a table or a description) or json (the same fields, for scripts)")
+      ->default_str("text");
   cmd->add_option("spec", flags->spec,
                   "A catalog name or machine spec to describe (with --server, a name is looked "
                   "up in hopmapd's catalog)");
@@ -195,9 +303,19 @@ void AddMachinesCommand(CLI::App& root, Action& run) {
 }
 
 void AddAlgorithmsCommand(CLI::App& root, Action& run) {
-  CLI::App* cmd =
-      root.add_subcommand("algorithms", "List the mapping algorithms and the load balancers");
-  cmd->callback([&run] { run = [] { return RunAlgorithms(); }; });
+  auto flags = std::make_shared<AlgorithmsFlags>();
+  CLI::App* cmd = root.add_subcommand(
+      "algorithms",
+      "List the mapping algorithms and the load balancers (this hopmap's, or hopmapd's with "
+      "--server)");
+  CLI::Option* local = cmd->add_flag("--local", flags->local,
+                                     "This hopmap's algorithms even when HOPMAP_SERVER is set");
+  AddRemoteFlags(*cmd, flags->remote, local);
+  cmd->add_option("--format", flags->format,
+                  "text (a table) or json: name, kind (mapper or balancer), applies_to "
+                  "(any-graph, grid, grid2d-on-mesh or balance), description")
+      ->default_str("text");
+  cmd->callback([flags, &run] { run = [flags] { return RunAlgorithms(*flags); }; });
 }
 
 }  // namespace hopmap::cli

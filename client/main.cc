@@ -3,6 +3,7 @@
 #include <string>
 
 #include "client/commands.h"
+#include "core/io/escape.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
   }
   const absl::Status status = run ? run() : absl::InternalError("no subcommand ran");
   if (!status.ok()) {
-    std::cerr << "hopmap: " << status.message() << "\n";
+    // One line whatever a file or the daemon put in the message.
+    std::cerr << "hopmap: " << hopmap::EscapeControlCharacters(status.message()) << "\n";
     return 1;
   }
   return 0;

@@ -315,6 +315,11 @@ absl::StatusOr<std::shared_ptr<const CatalogEntry>> MachineCatalog::Get(
                    "' is not in the catalog (known machines: ", absl::StrJoin(names, ", "), ")"));
 }
 
+uint64_t MachineCatalog::version() const {
+  absl::MutexLock lock(&mu_);
+  return next_version_ - 1 + removals_;
+}
+
 std::vector<std::shared_ptr<const CatalogEntry>> MachineCatalog::List() const {
   std::vector<std::shared_ptr<const CatalogEntry>> list;
   {
@@ -411,6 +416,7 @@ absl::Status MachineCatalog::Delete(const std::string& name) {
   }
   absl::MutexLock lock(&mu_);
   entries_.erase(name);
+  ++removals_;
   return absl::OkStatus();
 }
 

@@ -84,6 +84,9 @@ class MachineCatalog {
   absl::Status Delete(const std::string& name);
 
   [[nodiscard]] const std::string& state_dir() const { return state_dir_; }
+  // How many times the catalog changed since it was opened (every machine loaded,
+  // put, replaced or removed counts one): a change shows as a new value.
+  [[nodiscard]] uint64_t version() const;
 
   // Makes Put and Delete write `store` (not owned; it must outlive every Put and
   // Delete) instead of the state directory, which must then be empty. Call before
@@ -134,6 +137,7 @@ class MachineCatalog {
   absl::flat_hash_map<std::string, std::shared_ptr<const CatalogEntry>> entries_
       ABSL_GUARDED_BY(mu_);
   uint64_t next_version_ ABSL_GUARDED_BY(mu_) = 1;
+  uint64_t removals_ ABSL_GUARDED_BY(mu_) = 0;  // for version()
   // Machine name (the file's stem) -> why its stored file was set aside at Open.
   // A later Put of the name clears it.
   absl::flat_hash_map<std::string, std::string> rejected_ ABSL_GUARDED_BY(mu_);

@@ -82,6 +82,7 @@ void MachineCatalog::ApplySharedDelete(const std::string& name, int64_t revision
     if (it->second->origin != MachineOrigin::kStored) return;
     if (it->second->shared_revision > revision) return;  // put again since
     entries_.erase(it);
+    ++removals_;
   }
   int64_t& at = removed_at_[name];
   at = std::max(at, revision);

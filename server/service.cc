@@ -22,6 +22,7 @@
 #include "core/balance/solve_balanced.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/solve.h"
+#include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 #include "server/status_util.h"
 
@@ -143,6 +144,9 @@ struct MapperService::Call {
   int64_t tasks = -1;
   std::string algorithm;
   std::optional<int64_t> hop_bytes;
+  std::optional<double> improvement;  // over in-order, 0.25 = 25% fewer hop-bytes
+  std::optional<bool> cache_hit;
+  bool rejected = false;  // by admission control
 };
 
 // One background thread that polls the calls in flight every kWatchInterval and
@@ -227,26 +231,60 @@ class MapperService::CallScope {
 
   grpc::Status Finish(const absl::Status& status) {
     grpc::Status result = ToGrpcStatus(status);
-    std::string line = absl::StrFormat(
-        "hopmapd: request=%s method=%s peer=%s machine=%s tasks=%s algorithm=%s hop_bytes=%s "
-        "seconds=%.3f status=%s",
-        call_.id, call_.method, LogValue(call_.context->peer()), LogValue(call_.machine),
-        call_.tasks >= 0 ? absl::StrCat(call_.tasks) : "-", LogValue(call_.algorithm),
-        call_.hop_bytes ? absl::StrCat(*call_.hop_bytes) : "-",
-        absl::ToDoubleSeconds(absl::Now() - call_.start), GrpcCodeName(result.error_code()));
-    if (!status.ok()) {
-      std::string message(status.message());
-      if (message.size() > 300) message = absl::StrCat(message.substr(0, 300), "...");
-      for (char& c : message) {
-        if (c == '\n' || c == '\r') c = ' ';
-      }
-      absl::StrAppend(&line, " error=\"", message, "\"");
+    const double seconds = absl::ToDoubleSeconds(absl::Now() - call_.start);
+    // The message of `result` has its control characters escaped already.
+    std::string message = result.error_message();
+    if (message.size() > 300) message = absl::StrCat(message.substr(0, 300), "...");
+    std::string line;
+    if (service_->options_.log_json) {
+      line = JsonLogLine(result, seconds, message);
+    } else {
+      line = absl::StrFormat(
+          "hopmapd: request=%s method=%s peer=%s machine=%s tasks=%s algorithm=%s hop_bytes=%s "
+          "seconds=%.3f status=%s",
+          call_.id, call_.method, LogValue(call_.context->peer()), LogValue(call_.machine),
+          call_.tasks >= 0 ? absl::StrCat(call_.tasks) : "-", LogValue(call_.algorithm),
+          call_.hop_bytes ? absl::StrCat(*call_.hop_bytes) : "-", seconds,
+          GrpcCodeName(result.error_code()));
+      if (!status.ok()) absl::StrAppend(&line, " error=\"", message, "\"");
     }
     service_->log_(line);
+    if (service_->observer_ != nullptr) {
+      service_->observer_->OnCallFinished({.method = call_.method,
+                                           .code = result.error_code(),
+                                           .seconds = seconds,
+                                           .tasks = call_.tasks,
+                                           .improvement = call_.improvement,
+                                           .cache_hit = call_.cache_hit,
+                                           .rejected = call_.rejected});
+    }
     return result;
   }
 
  private:
+  // One object per request (--log-format json); values it does not have are null.
+  std::string JsonLogLine(const grpc::Status& result, double seconds,
+                          const std::string& message) const {
+    nlohmann::ordered_json j;
+    j["time"] = absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", call_.start, absl::UTCTimeZone());
+    j["request"] = call_.id;
+    j["method"] = call_.method;
+    j["peer"] = call_.context->peer();
+    j["machine"] =
+        call_.machine.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(call_.machine);
+    j["tasks"] = call_.tasks >= 0 ? nlohmann::ordered_json(call_.tasks) : nlohmann::ordered_json();
+    j["algorithm"] = call_.algorithm.empty() ? nlohmann::ordered_json()
+                                             : nlohmann::ordered_json(call_.algorithm);
+    j["status"] = GrpcCodeName(result.error_code());
+    j["seconds"] = seconds;
+    j["hop_bytes"] = call_.hop_bytes ? nlohmann::ordered_json(*call_.hop_bytes) : nullptr;
+    j["improvement"] = call_.improvement ? nlohmann::ordered_json(*call_.improvement) : nullptr;
+    if (!result.ok()) j["error"] = message;
+    // Names and messages come from requests: bytes that are not UTF-8 are replaced
+    // rather than failing the line.
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  }
+
   MapperService* service_;
   Call call_;
 };
@@ -413,13 +451,17 @@ absl::StatusOr<MapperService::Problem> MapperService::PrepareProblem(Call& call,
   call.machine = machine->label;
 
   absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) return ticket.status();
+  if (!ticket.ok()) {
+    call.rejected = absl::IsResourceExhausted(ticket.status());
+    return ticket.status();
+  }
 
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
   call.tasks = graph->num_tasks();
   absl::StatusOr<AllocationCache::Lookup> lookup = GetAllocation(*machine, request.allocation());
   if (!lookup.ok()) return lookup.status();
+  call.cache_hit = lookup->hit;
   return Problem{*std::move(ticket), *std::move(graph), *std::move(lookup)};
 }
 
@@ -532,6 +574,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   }
   if (!report.ok()) return report.status();
   call.hop_bytes = report->hop_bytes;
+  call.improvement = report->improvement;
   ReportToProto(*report, reply);
   reply->set_cache_hit(lookup->hit);
   reply->set_request_id(call.id);
@@ -583,6 +626,7 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
   if (!report.ok()) return report.status();
   AddBusiestLinks(allocation, request.busiest_links(), *report);
   call.hop_bytes = report->hop_bytes;
+  call.improvement = report->improvement;
   ReportToProto(*report, reply);
   reply->set_cache_hit(lookup->hit);
   reply->set_request_id(call.id);
@@ -594,7 +638,10 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
   if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
   absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) return ticket.status();
+  if (!ticket.ok()) {
+    call.rejected = absl::IsResourceExhausted(ticket.status());
+    return ticket.status();
+  }
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
   call.tasks = graph->num_tasks();
@@ -704,6 +751,15 @@ grpc::Status MapperService::ListMachines(grpc::ServerContext* context,
     summary->set_cores_per_node(entry->model->cores_per_node());
     summary->set_origin(MachineOriginName(entry->origin));
   }
+  return scope.Finish(absl::OkStatus());
+}
+
+grpc::Status MapperService::ListAlgorithms(grpc::ServerContext* context,
+                                           const v1::ListAlgorithmsRequest* /*request*/,
+                                           v1::ListAlgorithmsReply* reply) {
+  CallScope scope(this, context, "ListAlgorithms");
+  if (absl::Status s = Authorize(*context, false); !s.ok()) return scope.Finish(s);
+  *reply = BuiltinAlgorithms();
   return scope.Finish(absl::OkStatus());
 }
 

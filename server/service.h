@@ -16,6 +16,7 @@
 #include "hopmap/v1/mapper.grpc.pb.h"
 #include "server/admission.h"
 #include "server/allocation_cache.h"
+#include "server/call_observer.h"
 #include "server/catalog.h"
 #include "server/service_options.h"
 
@@ -46,6 +47,9 @@ class MapperService final : public v1::Mapper::Service {
                        v1::AnalyzeReply* reply) override;
   grpc::Status ListMachines(grpc::ServerContext* context, const v1::ListMachinesRequest* request,
                             v1::ListMachinesReply* reply) override;
+  grpc::Status ListAlgorithms(grpc::ServerContext* context,
+                              const v1::ListAlgorithmsRequest* request,
+                              v1::ListAlgorithmsReply* reply) override;
   grpc::Status GetMachine(grpc::ServerContext* context, const v1::GetMachineRequest* request,
                           v1::Machine* reply) override;
   grpc::Status PutMachine(grpc::ServerContext* context, const v1::PutMachineRequest* request,
@@ -60,6 +64,9 @@ class MapperService final : public v1::Mapper::Service {
 
   [[nodiscard]] const ServiceOptions& options() const { return options_; }
   [[nodiscard]] MachineCatalog& catalog() { return *catalog_; }
+  // Tells `observer` (not owned; it must outlive the service) of every finished
+  // call. Set before serving.
+  void set_call_observer(CallObserver* observer) { observer_ = observer; }
   [[nodiscard]] AllocationCache& cache() { return cache_; }
   [[nodiscard]] const AdmissionGate& admission() const { return admission_; }
   // Calls being served right now (any method).
@@ -98,6 +105,7 @@ class MapperService final : public v1::Mapper::Service {
   AllocationCache cache_;
   AdmissionGate admission_;
   LogSink log_;
+  CallObserver* observer_ = nullptr;
   std::unique_ptr<CallWatcher> watcher_;
   const uint32_t id_prefix_;
   std::atomic<uint64_t> next_id_{1};

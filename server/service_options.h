@@ -41,6 +41,9 @@ struct ServiceOptions {
   std::string admin_token;
   // --cache-bytes: memory budget of the allocation cache.
   int64_t cache_bytes = int64_t{1} << 30;
+  // --log-format json: each request's log line is one JSON object (for log shippers)
+  // instead of the human key=value line.
+  bool log_json = false;
 
   // Every field in range; errors name the flag: "--max-concurrent must be >= 1, got 0".
   absl::Status Validate() const;

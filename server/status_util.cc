@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "core/io/escape.h"
+
 namespace hopmap::server {
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
@@ -14,7 +16,9 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
           : grpc::StatusCode::UNKNOWN;
   // The message travels in a trailer, which gRPC bounds (8 KiB by default): a
   // message echoing a huge request field must not cost the client its status.
-  std::string message(status.message().substr(0, kMaxStatusMessageBytes));
+  // Control characters escaped: a request's bytes echoed in a message must not break
+  // the client's one-line error or the daemon's log line.
+  std::string message = EscapeControlCharacters(status.message().substr(0, kMaxStatusMessageBytes));
   if (status.message().size() > kMaxStatusMessageBytes) message += "... (truncated)";
   return grpc::Status(grpc_code, std::move(message));
 }

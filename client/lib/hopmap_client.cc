@@ -89,6 +89,7 @@ constexpr char kServiceConfig[] = R"json({
       {"service": "hopmap.v1.Mapper", "method": "Evaluate"},
       {"service": "hopmap.v1.Mapper", "method": "Analyze"},
       {"service": "hopmap.v1.Mapper", "method": "ListMachines"},
+      {"service": "hopmap.v1.Mapper", "method": "ListAlgorithms"},
       {"service": "hopmap.v1.Mapper", "method": "GetMachine"}
     ],
     "retryPolicy": {
@@ -326,6 +327,16 @@ absl::StatusOr<std::vector<v1::MachineSummary>> HopmapClient::ListMachines(
   const grpc::Status status = stub_->ListMachines(context.get(), v1::ListMachinesRequest(), &reply);
   if (!status.ok()) return FromGrpc(status, deadline_seconds);
   return std::vector<v1::MachineSummary>(reply.machines().begin(), reply.machines().end());
+}
+
+absl::StatusOr<std::vector<v1::AlgorithmSummary>> HopmapClient::ListAlgorithms(
+    double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::ListAlgorithmsReply reply;
+  const grpc::Status status =
+      stub_->ListAlgorithms(context.get(), v1::ListAlgorithmsRequest(), &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return std::vector<v1::AlgorithmSummary>(reply.algorithms().begin(), reply.algorithms().end());
 }
 
 absl::StatusOr<v1::Machine> HopmapClient::GetMachine(const std::string& name,

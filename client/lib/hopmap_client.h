@@ -95,6 +95,7 @@ class HopmapClient {
 
   // The daemon's machine catalog, sorted as the daemon sends it.
   absl::StatusOr<std::vector<v1::MachineSummary>> ListMachines(double deadline_seconds = 0);
+  absl::StatusOr<std::vector<v1::AlgorithmSummary>> ListAlgorithms(double deadline_seconds = 0);
   absl::StatusOr<v1::Machine> GetMachine(const std::string& name, double deadline_seconds = 0);
   // Adds or replaces a stored machine (the admin token when hopmapd has one);
   // returns the machine as stored.

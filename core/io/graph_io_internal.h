@@ -31,7 +31,8 @@ std::string FormatScotchGraph(const TaskGraph& g);
 std::string FormatEdgeList(const TaskGraph& g);
 std::string FormatDenseMatrix(const TaskGraph& g);
 
-// `token` in single quotes for a message, cut to 40 characters.
+// `token` in single quotes for a message, cut to 40 characters, its control
+// characters escaped (EscapeControlCharacters).
 std::string Quote(absl::string_view token);
 
 // A whole token as a base-10 integer (optional sign); false if it is not one or

@@ -58,6 +58,18 @@ absl::Status MapperOptions::Validate() const {
   return absl::OkStatus();
 }
 
+absl::string_view MapperInputName(MapperInput input) {
+  switch (input) {
+    case MapperInput::kAnyGraph:
+      return "any-graph";
+    case MapperInput::kGrid:
+      return "grid";
+    case MapperInput::kGrid2dOnMesh:
+      return "grid2d-on-mesh";
+  }
+  return "any-graph";
+}
+
 absl::Status MapperRegistry::Register(MapperInfo info) {
   if (info.name.empty()) return absl::InvalidArgumentError("mapper registered without a name");
   if (Find(info.name) != nullptr) {

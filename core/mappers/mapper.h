@@ -139,10 +139,17 @@ class Mapper {
   virtual absl::StatusOr<MapOutput> Map(const MapInput& input) const = 0;
 };
 
+// What a mapper can map: any task graph, or only the near-neighbour grids the pattern
+// analysis finds (it refuses other graphs), or such a 2D grid onto a 2D mesh or torus.
+enum class MapperInput { kAnyGraph, kGrid, kGrid2dOnMesh };
+// "any-graph", "grid", "grid2d-on-mesh" (as `hopmap algorithms --format json` prints).
+absl::string_view MapperInputName(MapperInput input);
+
 struct MapperInfo {
   std::string name;         // the CLI/RPC name
   std::string description;  // one line for --help and `hopmap algorithms`
   std::function<std::unique_ptr<Mapper>()> create;
+  MapperInput input = MapperInput::kAnyGraph;
 };
 
 class MapperRegistry {

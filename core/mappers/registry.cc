@@ -22,9 +22,10 @@
 namespace hopmap {
 
 void RegisterBuiltinMappers(MapperRegistry& registry) {
-  auto add = [&registry](std::string name, std::string description, auto create) {
+  auto add = [&registry](std::string name, std::string description, auto create,
+                         MapperInput input = MapperInput::kAnyGraph) {
     // Names are distinct literals below; a failure here is a programming error.
-    absl::Status s = registry.Register({std::move(name), std::move(description), create});
+    absl::Status s = registry.Register({std::move(name), std::move(description), create, input});
     (void)s;
   };
   add("auto",
@@ -44,14 +45,18 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
   add("axis-order", "best of every order of T and the machine's dims (TXYZ, ZYXT, ...)",
       [] { return std::unique_ptr<Mapper>(new AxisOrderMapper()); });
   // Regular grids (seeds 000 and 003): need a near-neighbour pattern.
-  add("fold", "grid folded (snakes) into the allocated box, dilation 1 where possible",
-      [] { return std::unique_ptr<Mapper>(new FoldMapper()); });
-  add("stack", "2D grid cut into slabs stacked along the box's third dim (seed 000)",
-      [] { return std::unique_ptr<Mapper>(new StackMapper()); });
-  add("hilbert", "grid and allocated nodes both ordered along space-filling curves",
-      [] { return std::unique_ptr<Mapper>(new HilbertMapper()); });
-  add("cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
-      [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); });
+  add(
+      "fold", "grid folded (snakes) into the allocated box, dilation 1 where possible",
+      [] { return std::unique_ptr<Mapper>(new FoldMapper()); }, MapperInput::kGrid);
+  add(
+      "stack", "2D grid cut into slabs stacked along the box's third dim (seed 000)",
+      [] { return std::unique_ptr<Mapper>(new StackMapper()); }, MapperInput::kGrid);
+  add(
+      "hilbert", "grid and allocated nodes both ordered along space-filling curves",
+      [] { return std::unique_ptr<Mapper>(new HilbertMapper()); }, MapperInput::kGrid);
+  add(
+      "cart-greedy", "greedy N-D Cartesian mapping (seed 003)",
+      [] { return std::unique_ptr<Mapper>(new CartGreedyMapper()); }, MapperInput::kGrid);
   // General graphs onto any machine (constructive).
   add("gge",
       "greedy graph embedding: most-attached task next, on the cheapest free node (Hoefler & Snir)",
@@ -99,8 +104,10 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
   };
   for (const Grid2dEntry& entry : kGrid2d) {
     const Grid2dKind kind = entry.kind;
-    add(Grid2dKindName(kind), entry.description,
-        [kind] { return std::unique_ptr<Mapper>(new Grid2dMapper(kind)); });
+    add(
+        Grid2dKindName(kind), entry.description,
+        [kind] { return std::unique_ptr<Mapper>(new Grid2dMapper(kind)); },
+        MapperInput::kGrid2dOnMesh);
   }
 }
 

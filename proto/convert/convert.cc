@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/balance/balancers.h"
 #include "core/io/machine_files.h"
 #include "core/io/machine_spec.h"
 #include "core/topology/distance_matrix.h"
@@ -399,6 +400,25 @@ void AnalysisFromProto(const v1::AnalyzeReply& p, GraphStatistics* stats, Patter
   pattern->bytes_left_out = p.bytes_left_out();
   pattern->hubs.assign(p.hubs().begin(), p.hubs().end());
   pattern->periodic.assign(p.periodic().begin(), p.periodic().end());
+}
+
+v1::ListAlgorithmsReply BuiltinAlgorithms() {
+  v1::ListAlgorithmsReply reply;
+  for (const MapperInfo& info : BuiltinMappers().mappers()) {
+    v1::AlgorithmSummary* a = reply.add_algorithms();
+    a->set_name(info.name);
+    a->set_description(info.description);
+    a->set_kind("mapper");
+    a->set_applies_to(std::string(MapperInputName(info.input)));
+  }
+  for (const BalancerInfo& info : BuiltinBalancers()) {
+    v1::AlgorithmSummary* a = reply.add_algorithms();
+    a->set_name(info.name);
+    a->set_description(info.description);
+    a->set_kind("balancer");
+    a->set_applies_to("balance");
+  }
+  return reply;
 }
 
 }  // namespace hopmap

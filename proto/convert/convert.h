@@ -55,6 +55,10 @@ BalanceInput BalanceInputFromProto(const v1::Balance& balance, const TaskGraph& 
 void BalanceReportToProto(const LoadBalanceReport& report, v1::BalanceReply* out);
 LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& reply);
 
+// Every built-in mapper, then every balancer, as ListAlgorithms answers (and as
+// `hopmap algorithms` prints them without a daemon).
+v1::ListAlgorithmsReply BuiltinAlgorithms();
+
 void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,
                      v1::AnalyzeReply* out);
 void AnalysisFromProto(const v1::AnalyzeReply& reply, GraphStatistics* stats,

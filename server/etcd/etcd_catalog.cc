@@ -170,6 +170,7 @@ int64_t EtcdCatalog::WatchFrom(int64_t revision) {
   etcdserverpb::WatchResponse response;
   if (stream->Write(request)) {
     while (stream->Read(&response)) {
+      if (response.created() && !response.canceled()) watch_live_.store(true);
       if (response.canceled()) {
         // Compacted past our revision (or refused): read everything again.
         if (!stopping_) {
@@ -191,6 +192,7 @@ int64_t EtcdCatalog::WatchFrom(int64_t revision) {
       }
     }
   }
+  watch_live_.store(false);
   context.TryCancel();
   (void)stream->Finish();
   absl::MutexLock lock(&mu_);

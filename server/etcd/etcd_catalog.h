@@ -54,6 +54,9 @@ class EtcdCatalog final : public SharedStore {
 
   // "etcd 127.0.0.1:2379/hopmap", for logs and errors.
   [[nodiscard]] std::string Describe() const;
+  // Whether the watch is established now (etcd confirmed it): false while the
+  // watcher reconnects, when changes of other replicas are not seen.
+  [[nodiscard]] bool watch_live() const { return watch_live_.load(); }
 
  private:
   // Reads the whole prefix into the catalog; returns the store's revision.
@@ -75,6 +78,7 @@ class EtcdCatalog final : public SharedStore {
   std::unique_ptr<etcdserverpb::KV::Stub> kv_;
   std::unique_ptr<etcdserverpb::Watch::Stub> watch_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> watch_live_{false};
   absl::Mutex mu_;
   // The calls in progress, for the destructor to cancel.
   grpc::ClientContext* watch_context_ ABSL_GUARDED_BY(mu_) = nullptr;

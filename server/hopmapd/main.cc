@@ -33,6 +33,7 @@
 #include "server/catalog.h"
 #include "server/etcd/etcd_catalog.h"
 #include "server/hopmapd/tls_files.h"
+#include "server/metrics/daemon_metrics.h"
 #include "server/service.h"
 #include "server/service_options.h"
 
@@ -43,7 +44,8 @@ struct DaemonFlags {
   std::vector<std::string> listen;
   std::string config;
   std::string state_dir;
-  std::string catalog;  // etcd://HOST:PORT/PREFIX: the replicas' shared catalog
+  std::string catalog;         // etcd://HOST:PORT/PREFIX: the replicas' shared catalog
+  std::string metrics_listen;  // HOST:PORT of the Prometheus /metrics endpoint
   std::string tls_cert;
   std::string tls_key;
   double grace_seconds = 10.0;
@@ -186,6 +188,35 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
                      " machines)"));
   }
 
+  // Prometheus metrics: started before the gRPC listeners, so that a bad address
+  // stops the daemon before it serves.
+  std::unique_ptr<DaemonMetrics> metrics;
+  std::string metrics_shown;
+  if (!flags.metrics_listen.empty()) {
+    std::string host;
+    int port = 0;
+    if (!SplitHostPort(flags.metrics_listen, &host, &port)) {
+      Say(absl::StrCat("--metrics-listen: '", flags.metrics_listen, "' is not HOST:PORT"));
+      return 1;
+    }
+    DaemonMetrics::Sources sources;
+    sources.service = service->get();
+    sources.catalog = catalog_view;
+    if (shared != nullptr) {
+      EtcdCatalog* const watched = shared.get();
+      sources.etcd_watch_live = [watched] { return watched->watch_live(); };
+    }
+    absl::StatusOr<std::unique_ptr<DaemonMetrics>> started =
+        DaemonMetrics::Start(flags.metrics_listen, std::move(sources));
+    if (!started.ok()) {
+      Say(std::string(started.status().message()));
+      return 1;
+    }
+    metrics = *std::move(started);
+    (*service)->set_call_observer(metrics.get());
+    metrics_shown = absl::StrCat(host, ":", metrics->port());
+  }
+
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -229,6 +260,8 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
     }
     std::cout << "hopmapd: listening on " << shown << "\n";
   }
+  if (metrics != nullptr)
+    std::cout << "hopmapd: metrics on http://" << metrics_shown << "/metrics\n";
   std::cout.flush();
 
   int signal_number = 0;
@@ -302,6 +335,9 @@ int main(int argc, char** argv) {
                  "replica started with the same URL (each watches it); replaces --state-dir "
                  "(docs/operations.md)")
       ->excludes("--state-dir");
+  app.add_option("--metrics-listen", flags.metrics_listen,
+                 "HOST:PORT where Prometheus scrapes /metrics (port 0 picks a free one; "
+                 "default: no metrics); docs/operations.md lists them");
   app.add_option("--threads", o.threads, "Threads per solve (0: all hardware threads)");
   app.add_option("--max-concurrent", o.max_concurrent, "Solves running at once");
   app.add_option("--max-queued", o.max_queued,
@@ -331,6 +367,12 @@ int main(int argc, char** argv) {
                  "Permissions of unix: sockets: 600 (only the daemon's user may connect) or "
                  "660 (and its group)")
       ->capture_default_str();
+  std::string log_format = "text";
+  app.add_option("--log-format", log_format,
+                 "text: one key=value line per request on stderr; json: one JSON object per "
+                 "request (time, request, method, peer, machine, tasks, algorithm, status, "
+                 "seconds, hop_bytes, improvement, error), for log shippers")
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--grace", flags.grace_seconds,
                  "Seconds in-flight solves get to finish after SIGTERM/SIGINT before they "
                  "are cancelled");
@@ -340,6 +382,7 @@ int main(int argc, char** argv) {
     // --help exits 0; a bad flag exits 1, as every other startup error.
     return app.exit(e) == 0 ? 0 : 1;
   }
+  o.log_json = log_format == "json";
 
   if (app.count("--token") == 0) {
     if (const char* token = std::getenv("HOPMAP_TOKEN"); token != nullptr) o.token = token;
