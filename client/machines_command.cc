@@ -313,7 +313,7 @@ void AddAlgorithmsCommand(CLI::App& root, Action& run) {
   AddRemoteFlags(*cmd, flags->remote, local);
   cmd->add_option("--format", flags->format,
                   "text (a table) or json: name, kind (mapper or balancer), applies_to "
-                  "(any-graph, grid, grid2d-on-mesh or balance), description")
+                  "(any-graph, grid, grid2d-on-mesh, small-graph or balance), description")
       ->default_str("text");
   cmd->callback([flags, &run] { run = [flags] { return RunAlgorithms(*flags); }; });
 }

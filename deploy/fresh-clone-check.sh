@@ -10,9 +10,9 @@
 #
 # Usage: bash deploy/fresh-clone-check.sh
 # Environment:
-#   FRESH_CHARM=1   build Charm++ into an empty cache inside the temporary folder, as a
-#                   new machine would (about 7 minutes more), instead of the machine's
-#                   cache (~/.cache/hopmap/charm)
+#   FRESH_CHARM=1   build Charm++ into an empty temporary cache, as a new machine
+#                   would (about 5 minutes more), instead of the machine's cache
+#                   (~/.cache/hopmap/charm)
 #   KEEP=1          keep the temporary folder (its path is printed)
 #   HOPMAP_ADDRESS  where the quickstart's daemon listens (default 127.0.0.1:50051)
 # Commit first: uncommitted changes are not in the clone (the script says so).
@@ -26,6 +26,7 @@ fi
 
 top=$(mktemp -d "${TMPDIR:-/tmp}/hopmap-fresh.XXXXXX")
 clone=$top/hopmap
+charm_cache=""
 daemon_pid=""
 cleanup() {
   if [[ -f $clone/out/hopmapd.pid ]]; then
@@ -33,9 +34,9 @@ cleanup() {
     kill "$daemon_pid" 2>/dev/null || true
   fi
   if [[ ${KEEP:-0} == 1 ]]; then
-    echo "fresh-clone-check: kept $top"
+    echo "fresh-clone-check: kept $top ${charm_cache}"
   else
-    rm -rf "$top"
+    rm -rf "$top" ${charm_cache:+"$charm_cache"}
   fi
 }
 trap cleanup EXIT
@@ -43,9 +44,11 @@ trap cleanup EXIT
 git clone --quiet --no-local "$repo" "$clone"
 git -C "$clone" checkout --quiet "$commit"
 if [[ ${FRESH_CHARM:-0} == 1 ]]; then
-  export HOPMAP_CHARM_CACHE=$top/charm-cache
+  # Its own temporary folder, not beside the clone.
+  charm_cache=$(mktemp -d "${TMPDIR:-/tmp}/hopmap-fresh-charm.XXXXXX")
+  export HOPMAP_CHARM_CACHE=$charm_cache
 fi
-echo "fresh-clone-check: $commit in $clone ($(ls -A "$top" | wc -l) entry beside nothing else)"
+echo "fresh-clone-check: $commit in $clone (nothing beside it)"
 
 declare -A seconds
 run() {
@@ -63,9 +66,9 @@ run() {
 run quickstart bash deploy/quickstart.sh
 run test bash deploy/test.sh
 
-charm_cache=${HOPMAP_CHARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/charm}
+charm_dir=${HOPMAP_CHARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/charm}
 echo "fresh-clone-check: passed at $commit on $(nproc) cores"
 echo "  bash deploy/quickstart.sh  ${seconds[quickstart]} s"
 echo "  bash deploy/test.sh        ${seconds[test]} s"
 echo "  disk: clone with build/ and out/ $(du -sh "$clone" | cut -f1)," \
-  "build/ $(du -sh "$clone/build" | cut -f1), Charm++ cache $(du -sh "$charm_cache" | cut -f1)"
+  "build/ $(du -sh "$clone/build" | cut -f1), Charm++ cache $(du -sh "$charm_dir" | cut -f1)"

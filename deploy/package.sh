@@ -9,7 +9,9 @@ bash deploy/build.sh
 mkdir -p out
 (cd build && cpack -G DEB -B "$PWD/../out" >/dev/null)
 rm -rf out/_CPack_Packages
-deb=$(ls -t out/hopmap_*_amd64.deb | head -1)
+version=$(sed -n 's/^project(hopmap VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+deb=out/hopmap_${version}_amd64.deb
+[[ -f $deb ]] || { echo "package: cpack did not write $deb" >&2; exit 1; }
 # Errors fail; warnings and notes are printed for the reader.
 lintian --fail-on error "$deb"
 echo "package: $deb"

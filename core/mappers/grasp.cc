@@ -18,7 +18,6 @@
 #include "core/metrics/hop_bytes.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
-#include "tbb/task_arena.h"
 
 namespace hopmap {
 
@@ -44,6 +43,10 @@ absl::Status GraspOptions::Validate() const {
   if (sparse_choices < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("grasp: sparse_choices must be >= 1, got ", sparse_choices));
+  }
+  if (tabu_chains < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("grasp: tabu_chains must be >= 1, got ", tabu_chains));
   }
   if (tabu_iterations < -1) {
     return absl::InvalidArgumentError(
@@ -405,7 +408,6 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
   const absl::Time grasp_deadline =
       tabu ? start_time + (input.stop.deadline() - start_time) * options.grasp_time_fraction
            : input.stop.deadline();
-  const int chains = std::max(1, tbb::this_task_arena::max_concurrency());
 
   // The best distinct GRASP results, ordered by (cost, iteration).
   struct PoolEntry {
@@ -413,7 +415,7 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
     int64_t iteration;
   };
   std::vector<PoolEntry> pool;
-  const size_t pool_size = static_cast<size_t>(chains);
+  const size_t pool_size = static_cast<size_t>(options.tabu_chains);
   int64_t done = 0;
   while (true) {
     int64_t end = done + options.round_size;

@@ -33,9 +33,13 @@ struct GraspOptions {
   // Sparse problems: a task takes one of this many cheapest candidate slots.
   int32_t sparse_choices = 3;
   // Robust tabu search (dense problems only) from the best distinct GRASP results,
-  // one chain per arena thread, each with its own stream. Iterations per chain;
-  // 0: until the time budget, -1: no tabu search (plain GRASP).
+  // each chain with its own stream. Iterations per chain; 0: until the time
+  // budget, -1: no tabu search (plain GRASP).
   int64_t tabu_iterations = 0;
+  // Tabu chains (and GRASP results kept to start them from). Fixed, not the arena's
+  // width, so that an answer under iteration caps is the same on any thread count;
+  // 2 is what the 2-core machines the defaults were tuned on ran.
+  int32_t tabu_chains = 2;
   // Taillard's parameters: a move is tabu for u^3 * tenure_factor * size
   // iterations (u uniform in [0,1)); a move untried for aspiration_factor * size^2
   // iterations is forced.
@@ -47,7 +51,7 @@ struct GraspOptions {
 };
 
 // Starts from input.initial (as iteration 0) when given. Deterministic for a given
-// seed and thread count when the iteration caps, not the clock, end the phases.
+// seed, on any thread count, when the iteration caps, not the clock, end the phases.
 // MapperOptions::iteration_limit L caps the GRASP iterations at L and each tabu
 // chain at L * slots iterations.
 class GraspMapper final : public Mapper {

@@ -84,10 +84,13 @@ absl::StatusOr<MachineBox> BoxOf(const Allocation& allocation, absl::string_view
   MachineBox box;
   box.dims.resize(nd);
   box.wrap.resize(nd);
-  const bool torus = machine.kind() == "torus";
+  // A box dimension is a ring only where the machine's own dimension wraps and the
+  // box spans it whole (a torus may wrap some dimensions and not others).
+  const GridGeometry* grid = machine.grid_geometry();
   for (size_t d = 0; d < nd; ++d) {
     box.dims[d] = high[d] - low[d] + 1;
-    box.wrap[d] = torus && box.dims[d] == machine_dims[d] && machine_dims[d] > 2;
+    box.wrap[d] =
+        grid != nullptr && grid->wrap[d] && box.dims[d] == machine_dims[d] && machine_dims[d] > 2;
   }
   if (box.size() != m) {
     return absl::FailedPreconditionError(

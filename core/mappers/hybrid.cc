@@ -25,7 +25,6 @@
 #include "core/mappers/random_stream.h"
 #include "core/mappers/rec_bisect.h"
 #include "core/topology/distance_matrix.h"
-#include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -392,8 +391,8 @@ class HybridSolver {
                    const std::vector<int32_t>& group_of_part,
                    const std::vector<std::vector<TaskId>>& members,
                    const std::vector<int32_t>& part_of, std::vector<SlotId>& slot_of_task) {
-    // Node ids from coordinates follow the torus/mesh numbering (DESIGN.md).
-    if (dynamic_cast<const TorusMachine*>(&allocation.machine()) == nullptr) return;
+    // Node ids from coordinates follow the torus/mesh numbering (docs/design.md).
+    if (allocation.machine().grid_geometry() == nullptr) return;
     const int nd = static_cast<int>(allocation.machine().dims().size());
     if (nd == 0 || nd > 6) return;
     const int32_t m = allocation.num_nodes();

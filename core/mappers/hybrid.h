@@ -81,7 +81,7 @@ struct HybridOptions {
   absl::Status Validate() const;
 };
 
-// Deterministic for a given seed and thread count (fixed METIS seeds, iteration
+// Deterministic for a given seed on any thread count (fixed METIS seeds, iteration
 // and work caps, results stored by group index) as long as the caps, not the clock,
 // end the searches. Returns within the time limit: when it fires, the groups not yet
 // solved get a greedy breadth-first placement (valid, coarser) and the final

@@ -66,6 +66,8 @@ absl::string_view MapperInputName(MapperInput input) {
       return "grid";
     case MapperInput::kGrid2dOnMesh:
       return "grid2d-on-mesh";
+    case MapperInput::kSmallGraph:
+      return "small-graph";
   }
   return "any-graph";
 }

@@ -139,10 +139,12 @@ class Mapper {
   virtual absl::StatusOr<MapOutput> Map(const MapInput& input) const = 0;
 };
 
-// What a mapper can map: any task graph, or only the near-neighbour grids the pattern
-// analysis finds (it refuses other graphs), or such a 2D grid onto a 2D mesh or torus.
-enum class MapperInput { kAnyGraph, kGrid, kGrid2dOnMesh };
-// "any-graph", "grid", "grid2d-on-mesh" (as `hopmap algorithms --format json` prints).
+// What a mapper can map: any task graph; only the near-neighbour grids the pattern
+// analysis finds (it refuses other graphs); such a 2D grid onto a 2D mesh or torus;
+// or only graphs small enough to solve exactly (exact: at most 20 tasks).
+enum class MapperInput { kAnyGraph, kGrid, kGrid2dOnMesh, kSmallGraph };
+// "any-graph", "grid", "grid2d-on-mesh", "small-graph" (as `hopmap algorithms
+// --format json` prints).
 absl::string_view MapperInputName(MapperInput input);
 
 struct MapperInfo {

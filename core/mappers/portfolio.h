@@ -86,7 +86,7 @@ PortfolioPlan DefaultPortfolioPlan();
 // time, is listed in MapOutput::candidates in plan order; progress is reported as each finishes.
 // The searches are capped by work counts (MapperOptions::iteration_limit, or ones chosen from the
 // size), so when the deadline does not cut them the answer is the same on every run with the same
-// seed and thread count.
+// seed, whatever the thread count.
 class PortfolioMapper final : public Mapper {
  public:
   PortfolioMapper(const MapperRegistry* registry, PortfolioPlan plan)

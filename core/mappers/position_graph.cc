@@ -4,8 +4,6 @@
 #include <limits>
 #include <numeric>
 
-#include "core/topology/torus.h"
-
 namespace hopmap {
 namespace {
 
@@ -57,14 +55,14 @@ PositionGraph BuildNeighbours(const Allocation& allocation, bool link_farther) {
   const int32_t m = allocation.num_nodes();
   PositionGraph g;
   g.xadj.assign(m + 1, 0);
-  const auto* torus = dynamic_cast<const TorusMachine*>(&allocation.machine());
-  if (torus != nullptr) {
+  const GridGeometry* grid = allocation.machine().grid_geometry();
+  if (grid != nullptr) {
     // Coordinates give the one-hop neighbours without looking at every pair.
     const Machine& machine = allocation.machine();
     std::vector<int32_t> position_of_node(machine.num_nodes(), -1);
     for (int32_t p = 0; p < m; ++p) position_of_node[allocation.node_at(p)] = p;
-    const std::vector<int32_t> dims = torus->dims();
-    const std::vector<bool>& wrap = torus->wrap();
+    const std::vector<int32_t>& dims = grid->dims;
+    const std::vector<bool>& wrap = grid->wrap;
     const int nd = static_cast<int>(dims.size());
     std::vector<int64_t> stride(nd, 1);
     for (int d = 1; d < nd; ++d) stride[d] = stride[d - 1] * dims[d - 1];
@@ -154,11 +152,11 @@ PositionGraph PositionGraph::Build(const Allocation& allocation, bool link_farth
 std::vector<int64_t> SumOfHopsToAll(const Allocation& allocation) {
   const int32_t m = allocation.num_nodes();
   std::vector<int64_t> sum(m, 0);
-  const auto* torus = dynamic_cast<const TorusMachine*>(&allocation.machine());
-  if (torus != nullptr) {
+  const GridGeometry* grid = allocation.machine().grid_geometry();
+  if (grid != nullptr) {
     // Torus hops add up over dimensions, so the sum splits into per-dimension sums
     // over a histogram of the allocation's coordinates: O(m * dims + sum D^2).
-    const std::vector<int32_t> dims = torus->dims();
+    const std::vector<int32_t>& dims = grid->dims;
     const int nd = static_cast<int>(dims.size());
     const std::vector<int32_t> coords = FlatPositionCoordinates(allocation);
     for (int d = 0; d < nd; ++d) {
@@ -170,7 +168,7 @@ std::vector<int64_t> SumOfHopsToAll(const Allocation& allocation) {
         for (int32_t b = 0; b < size; ++b) {
           if (count[b] == 0) continue;
           int32_t diff = std::abs(a - b);
-          if (torus->wrap()[d]) diff = std::min(diff, size - diff);
+          if (grid->wrap[d]) diff = std::min(diff, size - diff);
           at[a] += count[b] * diff;
         }
       }

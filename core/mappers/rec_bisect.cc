@@ -16,7 +16,6 @@
 #include "core/mappers/baselines.h"
 #include "core/mappers/metis_lock.h"
 #include "core/mappers/position_graph.h"
-#include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -58,14 +57,14 @@ class Bisector {
     metis_options_[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
     metis_options_[METIS_OPTION_NUMBERING] = 0;
     scaled_ = ScaledMetisEdgeWeights(graph_);
-    torus_ = dynamic_cast<const TorusMachine*>(&allocation.machine());
+    torus_ = allocation.machine().grid_geometry();
     if (torus_ != nullptr) {
-      nd_ = static_cast<int>(torus_->dims().size());
+      nd_ = static_cast<int>(torus_->dims.size());
       coords_ = FlatPositionCoordinates(allocation);
-      const std::vector<int32_t> dims = torus_->dims();
+      const std::vector<int32_t>& dims = torus_->dims;
       for (int d = 0; d < nd_; ++d) {
         wrap_period2_.push_back(
-            torus_->wrap()[static_cast<size_t>(d)] ? 2 * dims[static_cast<size_t>(d)] : 0);
+            torus_->wrap[static_cast<size_t>(d)] ? 2 * dims[static_cast<size_t>(d)] : 0);
       }
       if (!grid_dims_.empty()) PairGridAxes();
     }
@@ -80,7 +79,7 @@ class Bisector {
       std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return dims[a] > dims[b]; });
       return order;
     };
-    const std::vector<int> machine = by_length(torus_->dims());
+    const std::vector<int> machine = by_length(torus_->dims);
     const std::vector<int> grid = by_length(grid_dims_);
     grid_axis_of_machine_axis_.assign(static_cast<size_t>(nd_), -1);
     for (size_t i = 0; i < machine.size() && i < grid.size(); ++i) {
@@ -904,7 +903,7 @@ class Bisector {
   idx_t metis_options_[METIS_NOPTIONS];
   std::vector<idx_t> scaled_;
   std::vector<int32_t> local_of_task_;
-  const TorusMachine* torus_ = nullptr;
+  const GridGeometry* torus_ = nullptr;  // the machine's grid (torus or mesh), if any
   int nd_ = 0;
   std::vector<int32_t> coords_;
   std::vector<SlotId> slot_of_task_;

@@ -72,10 +72,11 @@ void RegisterBuiltinMappers(MapperRegistry& registry) {
       [] { return std::unique_ptr<Mapper>(new ExhaustiveMahdMapper()); });
   add("ohtma", "greedy placement, best-pair exchanges, backtrack to the best prefix (seed 004)",
       [] { return std::unique_ptr<Mapper>(new OhtmaMapper()); });
-  add("exact",
+  add(
+      "exact",
       "branch and bound with the Gilmore-Lawler bound: proves the optimum for small graphs (seed "
       "001)",
-      [] { return std::unique_ptr<Mapper>(new ExactMapper()); });
+      [] { return std::unique_ptr<Mapper>(new ExactMapper()); }, MapperInput::kSmallGraph);
   // Local search and metaheuristics for any graph (seeds 000 PAIRS and 001).
   add("refine", "pair-exchange local search (PAIRS) from a given mapping or the best fast start",
       [] { return std::unique_ptr<Mapper>(new RefineMapper()); });

@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
-#include "core/topology/torus.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -53,15 +52,15 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
       }
     });
   }
-  const auto* torus = dynamic_cast<const TorusMachine*>(a.machine_.get());
-  if (a.dense_.empty() && torus != nullptr) {
-    const std::vector<int32_t> dims = torus->dims();
+  const GridGeometry* grid = a.machine_->grid_geometry();
+  if (a.dense_.empty() && grid != nullptr) {
+    const std::vector<int32_t>& dims = grid->dims;
     const int nd = static_cast<int>(dims.size());
     a.grid_period_.resize(nd);
-    for (int i = 0; i < nd; ++i) a.grid_period_[i] = torus->wrap()[i] ? dims[i] : 2 * dims[i];
+    for (int i = 0; i < nd; ++i) a.grid_period_[i] = grid->wrap[i] ? dims[i] : 2 * dims[i];
     a.grid_coords_.resize(m * nd);
     tbb::parallel_for(size_t{0}, m, [&](size_t p) {
-      torus->Coordinates(a.nodes_[p], std::span<int32_t>(a.grid_coords_.data() + p * nd, nd));
+      a.machine_->Coordinates(a.nodes_[p], std::span<int32_t>(a.grid_coords_.data() + p * nd, nd));
     });
     a.grid_dims_ = nd;
   }

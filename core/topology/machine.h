@@ -27,6 +27,15 @@ enum class Routing {
 // route's bytes that cross it.
 using LinkVisitor = absl::FunctionRef<void(int64_t link, double share)>;
 
+// The nodes of a torus or a mesh: the grid's sizes and which dimensions wrap. Hops
+// between two nodes are the per-dimension distances summed (min(|d|, D - |d|) where
+// the dimension wraps, |d| where it does not); node ids follow the coordinates,
+// the first fastest.
+struct GridGeometry {
+  std::vector<int32_t> dims;
+  std::vector<bool> wrap;
+};
+
 class Machine {
  public:
   virtual ~Machine() = default;
@@ -50,6 +59,10 @@ class Machine {
   [[nodiscard]] virtual std::vector<std::string> dim_names() const { return {}; }
   // Writes dims().size() coordinates of `node` to `out`.
   virtual void Coordinates(NodeId /*node*/, std::span<int32_t> /*out*/) const {}
+  // Set for machines whose hops come from grid coordinates (torus, mesh, a torus
+  // with some dimensions wrapping): what mappers ask instead of the concrete class.
+  // Null for the others (their dims() do not add up to hops).
+  [[nodiscard]] virtual const GridGeometry* grid_geometry() const { return nullptr; }
 
   // Directed links of the network model; 0 means the model has no links (an
   // explicit distance matrix), and link loads are not available.

@@ -29,26 +29,26 @@ absl::StatusOr<TorusMachine> TorusMachine::Create(std::vector<int32_t> dims,
     }
     m.max_hops_ += wrap[i] ? dims[i] / 2 : dims[i] - 1;
   }
-  m.dims_ = std::move(dims);
-  m.wrap_ = std::move(wrap);
+  m.geometry_.dims = std::move(dims);
+  m.geometry_.wrap = std::move(wrap);
   m.num_nodes_ = static_cast<NodeId>(nodes);
   return m;
 }
 
 std::string_view TorusMachine::kind() const {
-  for (bool w : wrap_) {
+  for (bool w : geometry_.wrap) {
     if (w) return "torus";
   }
   return "mesh";
 }
 
 std::string TorusMachine::Spec() const {
-  std::string spec = absl::StrCat(std::string(kind()), ":", absl::StrJoin(dims_, "x"));
+  std::string spec = absl::StrCat(std::string(kind()), ":", absl::StrJoin(geometry_.dims, "x"));
   bool mixed = false;
-  for (bool w : wrap_) mixed |= (w != wrap_[0]);
+  for (bool w : geometry_.wrap) mixed |= (w != geometry_.wrap[0]);
   if (mixed) {
     absl::StrAppend(&spec, ":wrap=");
-    for (bool w : wrap_) absl::StrAppend(&spec, w ? "1" : "0");
+    for (bool w : geometry_.wrap) absl::StrAppend(&spec, w ? "1" : "0");
   }
   absl::StrAppend(&spec, ":cores=", cores_per_node());
   return spec;
@@ -57,7 +57,7 @@ std::string TorusMachine::Spec() const {
 std::vector<std::string> TorusMachine::dim_names() const {
   static constexpr const char* kNames[] = {"X", "Y", "Z", "W", "V", "U"};
   std::vector<std::string> names;
-  for (size_t i = 0; i < dims_.size(); ++i) {
+  for (size_t i = 0; i < geometry_.dims.size(); ++i) {
     names.push_back(i < 6 ? kNames[i] : absl::StrCat("D", i));
   }
   return names;
@@ -65,21 +65,21 @@ std::vector<std::string> TorusMachine::dim_names() const {
 
 void TorusMachine::Coordinates(NodeId node, std::span<int32_t> out) const {
   int64_t rest = node;
-  for (size_t i = 0; i < dims_.size(); ++i) {
-    out[i] = static_cast<int32_t>(rest % dims_[i]);
-    rest /= dims_[i];
+  for (size_t i = 0; i < geometry_.dims.size(); ++i) {
+    out[i] = static_cast<int32_t>(rest % geometry_.dims[i]);
+    rest /= geometry_.dims[i];
   }
 }
 
 NodeId TorusMachine::NodeAt(std::span<const int32_t> coords) const {
   int64_t id = 0;
-  for (size_t i = 0; i < dims_.size(); ++i) id += coords[i] * stride_[i];
+  for (size_t i = 0; i < geometry_.dims.size(); ++i) id += coords[i] * stride_[i];
   return static_cast<NodeId>(id);
 }
 
 TorusMachine::DimMove TorusMachine::Move(int dim, int32_t from, int32_t to) const {
-  const int32_t size = dims_[dim];
-  if (!wrap_[dim]) {
+  const int32_t size = geometry_.dims[dim];
+  if (!geometry_.wrap[dim]) {
     const int32_t d = to - from;
     return {std::abs(d), d >= 0 ? 1 : -1, false};
   }
@@ -94,30 +94,32 @@ TorusMachine::DimMove TorusMachine::Move(int dim, int32_t from, int32_t to) cons
 int32_t TorusMachine::Hops(NodeId a, NodeId b) const {
   int32_t hops = 0;
   int64_t ra = a, rb = b;
-  for (size_t i = 0; i < dims_.size(); ++i) {
-    const int32_t size = dims_[i];
+  for (size_t i = 0; i < geometry_.dims.size(); ++i) {
+    const int32_t size = geometry_.dims[i];
     const int32_t ca = static_cast<int32_t>(ra % size), cb = static_cast<int32_t>(rb % size);
     ra /= size;
     rb /= size;
     const int32_t d = std::abs(ca - cb);
-    hops += wrap_[i] ? std::min(d, size - d) : d;
+    hops += geometry_.wrap[i] ? std::min(d, size - d) : d;
   }
   return hops;
 }
 
 int64_t TorusMachine::num_links() const {
-  return static_cast<int64_t>(num_nodes_) * static_cast<int64_t>(dims_.size()) * 2;
+  return static_cast<int64_t>(num_nodes_) * static_cast<int64_t>(geometry_.dims.size()) * 2;
 }
 
 std::string TorusMachine::LinkName(int64_t link) const {
-  const int ndims = static_cast<int>(dims_.size());
+  const int ndims = static_cast<int>(geometry_.dims.size());
   const int sign = (link % 2 == 0) ? 1 : -1;
   const int dim = static_cast<int>((link / 2) % ndims);
   const NodeId node = static_cast<NodeId>(link / 2 / ndims);
   std::vector<int32_t> c(ndims);
   Coordinates(node, c);
   std::string from = absl::StrCat("(", absl::StrJoin(c, ","), ")");
-  c[dim] = wrap_[dim] ? ((c[dim] + sign) % dims_[dim] + dims_[dim]) % dims_[dim] : c[dim] + sign;
+  c[dim] = geometry_.wrap[dim]
+               ? ((c[dim] + sign) % geometry_.dims[dim] + geometry_.dims[dim]) % geometry_.dims[dim]
+               : c[dim] + sign;
   return absl::StrCat(from, "->(", absl::StrJoin(c, ","), ")");
 }
 
@@ -127,7 +129,7 @@ void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVis
     AdaptiveRoute(a, b, visit);
     return;
   }
-  const int ndims = static_cast<int>(dims_.size());
+  const int ndims = static_cast<int>(geometry_.dims.size());
   std::vector<int32_t> cur(ndims), dst(ndims);
   Coordinates(a, cur);
   Coordinates(b, dst);
@@ -136,7 +138,7 @@ void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVis
     const DimMove move = Move(i, cur[i], dst[i]);
     for (int32_t s = 0; s < move.steps; ++s) {
       visit(LinkId(node, i, move.sign), 1.0);
-      const int32_t next = (cur[i] + move.sign + dims_[i]) % dims_[i];
+      const int32_t next = (cur[i] + move.sign + geometry_.dims[i]) % geometry_.dims[i];
       node = static_cast<NodeId>(node + (next - cur[i]) * stride_[i]);
       cur[i] = next;
     }
@@ -149,7 +151,7 @@ void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVis
 // M the multinomial coefficient. Where a dimension is exactly half way round both
 // directions are minimal and each gets half of the paths.
 void TorusMachine::AdaptiveRoute(NodeId a, NodeId b, LinkVisitor visit) const {
-  const int ndims = static_cast<int>(dims_.size());
+  const int ndims = static_cast<int>(geometry_.dims.size());
   std::vector<int32_t> ca(ndims), cb(ndims);
   Coordinates(a, ca);
   Coordinates(b, cb);
@@ -182,7 +184,8 @@ void TorusMachine::AdaptiveRoute(NodeId a, NodeId b, LinkVisitor visit) const {
       const double log_before = log_multinomial(p);
       std::vector<int32_t> coords(ndims);
       for (int i = 0; i < ndims; ++i) {
-        coords[i] = ((ca[i] + sign[i] * p[i]) % dims_[i] + dims_[i]) % dims_[i];
+        coords[i] =
+            ((ca[i] + sign[i] * p[i]) % geometry_.dims[i] + geometry_.dims[i]) % geometry_.dims[i];
       }
       const NodeId node = NodeAt(coords);
       for (int i = 0; i < ndims; ++i) {
@@ -205,13 +208,13 @@ std::vector<int64_t> TorusMachine::BallSizeUpperBounds() const {
   // (per-dimension counts from the centre dominate, and convolution keeps that).
   // counts[h] = nodes at exactly h hops, by convolving the per-dimension counts.
   std::vector<int64_t> counts = {1};
-  for (size_t i = 0; i < dims_.size(); ++i) {
-    const int32_t size = dims_[i];
+  for (size_t i = 0; i < geometry_.dims.size(); ++i) {
+    const int32_t size = geometry_.dims[i];
     std::vector<int64_t> dim_counts;
-    const int32_t centre = wrap_[i] ? 0 : size / 2;
+    const int32_t centre = geometry_.wrap[i] ? 0 : size / 2;
     for (int32_t x = 0; x < size; ++x) {
       const int32_t d = std::abs(x - centre);
-      const int32_t h = wrap_[i] ? std::min(d, size - d) : d;
+      const int32_t h = geometry_.wrap[i] ? std::min(d, size - d) : d;
       if (h >= static_cast<int32_t>(dim_counts.size())) dim_counts.resize(h + 1, 0);
       ++dim_counts[h];
     }

@@ -27,15 +27,16 @@ class TorusMachine final : public Machine {
   int32_t Hops(NodeId a, NodeId b) const override;
   int32_t max_hops() const override { return max_hops_; }
   int32_t min_hops() const override { return num_nodes_ > 1 ? 1 : 0; }
-  std::vector<int32_t> dims() const override { return dims_; }
+  std::vector<int32_t> dims() const override { return geometry_.dims; }
   std::vector<std::string> dim_names() const override;
   void Coordinates(NodeId node, std::span<int32_t> out) const override;
   int64_t num_links() const override;
   void ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVisitor visit) const override;
   std::string LinkName(int64_t link) const override;
   std::vector<int64_t> BallSizeUpperBounds() const override;
+  const GridGeometry* grid_geometry() const override { return &geometry_; }
 
-  [[nodiscard]] const std::vector<bool>& wrap() const { return wrap_; }
+  [[nodiscard]] const std::vector<bool>& wrap() const { return geometry_.wrap; }
   [[nodiscard]] NodeId NodeAt(std::span<const int32_t> coords) const;
 
  private:
@@ -48,13 +49,12 @@ class TorusMachine final : public Machine {
   };
   DimMove Move(int dim, int32_t from, int32_t to) const;
   int64_t LinkId(NodeId node, int dim, int sign) const {
-    return (static_cast<int64_t>(node) * static_cast<int64_t>(dims_.size()) + dim) * 2 +
+    return (static_cast<int64_t>(node) * static_cast<int64_t>(geometry_.dims.size()) + dim) * 2 +
            (sign > 0 ? 0 : 1);
   }
   void AdaptiveRoute(NodeId a, NodeId b, LinkVisitor visit) const;
 
-  std::vector<int32_t> dims_;
-  std::vector<bool> wrap_;
+  GridGeometry geometry_;
   std::vector<int64_t> stride_;
   NodeId num_nodes_ = 0;
   int32_t max_hops_ = 0;

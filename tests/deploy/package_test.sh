@@ -45,8 +45,11 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for dependency in libc6 libgrpc++ libprotobuf libtbb adduser libprometheus-cpp-pull; do
   [[ $depends == *"$dependency"* ]] || fail "Depends lacks $dependency: $depends"
 done
-dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -q '^\./postinst$' || fail "no postinst"
-dpkg-deb -I "$deb" conffiles | grep -qx '/etc/hopmap/machines.json' || fail "conffiles"
+# (Outputs are captured before they are matched: grep -q stops reading early, and
+# the writer's broken pipe would fail a pipeline under pipefail.)
+control=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)
+grep -qx '\./postinst' <<<"$control" || fail "no postinst"
+grep -qx '/etc/hopmap/machines.json' <<<"$(dpkg-deb -I "$deb" conffiles)" || fail "conffiles"
 unit=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/lib/systemd/system/hopmapd.service)
 [[ $unit == *"ExecStart=/usr/bin/hopmapd"* && $unit == *"User=hopmap"* ]] ||
   fail "the unit does not run /usr/bin/hopmapd as hopmap"
@@ -58,9 +61,9 @@ cat "$work/lintian.log"
 # The packaged programs, unpacked into a temporary root.
 root=$work/root
 dpkg-deb -x "$deb" "$root"
-"$root/usr/bin/hopmap" --version | grep -q "hopmap $version" || fail "hopmap --version"
-"$root/usr/bin/hopmap" algorithms --local --format json | jq -e '.algorithms | length > 20' >/dev/null ||
-  fail "hopmap algorithms"
+[[ $("$root/usr/bin/hopmap" --version) == "hopmap $version" ]] || fail "hopmap --version"
+algorithms=$("$root/usr/bin/hopmap" algorithms --local --format json)
+jq -e '.algorithms | length > 20' <<<"$algorithms" >/dev/null || fail "hopmap algorithms"
 "$root/usr/bin/hopmap" gen stencil2d-5 --dims 8x8 --wrap -o "$work/g.edgelist"
 "$root/usr/bin/hopmap" map --local --machine torus:4x4x4 --graph "$work/g.edgelist" \
   --algorithm fold -q -o "$work/local.json" || fail "hopmap map --local"
@@ -80,7 +83,8 @@ done
   --algorithm fold -q -o "$work/remote.json" || fail "hopmap map --server"
 [[ $(jq .hop_bytes "$work/local.json") == $(jq .hop_bytes "$work/remote.json") ]] ||
   fail "the daemon's answer differs from the local one"
-curl -sf "$metrics" | grep -q 'hopmap_rpcs_total{code="OK",method="Map"} 1' ||
+curl -sf "$metrics" >"$work/metrics.txt" || fail "the packaged hopmapd serves no metrics"
+grep -q '^hopmap_rpcs_total{code="OK",method="Map"} 1$' "$work/metrics.txt" ||
   fail "the packaged hopmapd's metrics do not count the Map"
 # pkg-config finds the C API where the package put it (the .pc file is relocatable):
 # a C program built with its flags links the packaged libhopmap and runs.
