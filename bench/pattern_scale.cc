@@ -1,5 +1,5 @@
-// Pattern analysis (hopmap analyze) at a million tasks: the size check that was a
-// disabled unit test (PatternTest.MillionTasks). For each graph it prints what the
+// Pattern analysis (hopmap analyze) at a million tasks, timed (PatternTest.MillionTasks
+// checks the same answers in the suite, without times). For each graph it prints what the
 // analyzer found, its time, and that time as a ratio to generating the same graph in
 // the same run (the generator writes every edge once: the ratio, not the absolute
 // time, is the figure to compare across machines). Exits 1 if a kind is not the one

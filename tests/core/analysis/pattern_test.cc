@@ -298,8 +298,19 @@ TEST(PatternTest, LargeStencil) {
   ExpectFull(r);
 }
 
-// The million-task size check is a benchmark: build/bench/pattern_scale
-// (bench/README.md, "Pattern analysis at a million tasks").
+// A million tasks: what the analyzer finds at that size (about 5 s on two cores; the
+// times are measured by build/bench/pattern_scale, bench/README.md, "Pattern analysis
+// at a million tasks", never asserted here).
+TEST(PatternTest, MillionTasks) {
+  EXPECT_EQ(Analyze(Gen("stencil3d-7", {100, 100, 100}, true)).kind, "stencil3d-7");
+  EXPECT_EQ(Analyze(Gen("stencil3d-27", {100, 100, 100}, true)).kind, "stencil3d-27");
+  EXPECT_EQ(Analyze(Gen("stencil2d-5", {1000, 1000}, false)).kind, "stencil2d-5");
+  EXPECT_EQ(Analyze(Gen("recursive-doubling", {}, false, 1 << 20)).kind, "recursive-doubling");
+  GeneratorOptions o;
+  o.kind = "random-geometric";
+  o.tasks = 1000000;
+  EXPECT_EQ(Analyze(*GenerateGraph(o)).kind, "none");
+}
 
 TEST(PatternTest, TinyAndEmptyGraphs) {
   TaskGraphBuilder b(1);
