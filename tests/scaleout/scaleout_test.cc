@@ -86,7 +86,10 @@ class ScaleoutTest : public ::testing::Test {
     ASSERT_TRUE(StartEtcd()) << ReadFile(dir_ + "/etcd.log");
     for (int i = 0; i < 3; ++i) {
       replicas_.push_back(std::make_unique<DaemonProcess>());
-      ASSERT_TRUE(replicas_[i]->Start({"--catalog", CatalogUrl()}, ReplicaLog(i)))
+      metrics_ports_.push_back(FreePort());
+      ASSERT_TRUE(replicas_[i]->Start({"--catalog", CatalogUrl(), "--metrics-listen",
+                                       absl::StrCat("127.0.0.1:", metrics_ports_[i])},
+                                      ReplicaLog(i)))
           << replicas_[i]->error() << "\n"
           << ReadFile(ReplicaLog(i));
     }
@@ -101,6 +104,26 @@ class ScaleoutTest : public ::testing::Test {
          client, "--advertise-client-urls", client, "--listen-peer-urls", peer,
          "--initial-advertise-peer-urls", peer, "--initial-cluster", "scaleout=" + peer},
         dir_ + "/etcd.log", etcd_client_port_);
+  }
+
+  // The value of an unlabelled metric on replica i's /metrics ("" if absent).
+  std::string Metric(int i, const std::string& name) const {
+    const RunResult r =
+        RunShell(absl::StrCat("curl -sf http://127.0.0.1:", metrics_ports_[i], "/metrics"));
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (absl::StartsWith(line, name + " ")) return line.substr(name.size() + 1);
+    }
+    return "";
+  }
+  // Polls Metric(i, name) until it reads `value`; false after `timeout` seconds.
+  bool WaitForMetric(int i, const std::string& name, const std::string& value, double timeout) {
+    const Clock::time_point start = Clock::now();
+    while (SecondsSince(start) < timeout) {
+      if (Metric(i, name) == value) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
   }
 
   std::string CatalogUrl() const {
@@ -132,6 +155,7 @@ class ScaleoutTest : public ::testing::Test {
   int etcd_peer_port_ = 0;
   std::unique_ptr<ChildProcess> etcd_;
   std::vector<std::unique_ptr<DaemonProcess>> replicas_;
+  std::vector<int> metrics_ports_;  // each replica's --metrics-listen port
 };
 
 TEST_F(ScaleoutTest, AMachinePutThroughOneReplicaIsServedByTheOthers) {
@@ -205,7 +229,12 @@ TEST_F(ScaleoutTest, ReplicasKeepServingWhileEtcdIsDownAndCatchUp) {
   std::unique_ptr<client::HopmapClient> first = Connect(replicas_[0]->address());
   ASSERT_TRUE(first->PutMachine(LabMachine("before", "torus:4x4:cores=16"), 10).ok());
   ASSERT_GE(WaitForMachine(replicas_[2]->address(), "before", true, 5), 0);
+  // The replicas' metrics say whether their watch of etcd is up.
+  EXPECT_TRUE(WaitForMetric(0, "hopmap_etcd_watch_up", "1", 5))
+      << Metric(0, "hopmap_etcd_watch_up");
   etcd_->Stop(SIGKILL);
+  EXPECT_TRUE(WaitForMetric(0, "hopmap_etcd_watch_up", "0", 10))
+      << Metric(0, "hopmap_etcd_watch_up");
   // Every replica still maps on what it had.
   for (const auto& replica : replicas_) {
     absl::StatusOr<MappingReport> r =
@@ -231,6 +260,8 @@ TEST_F(ScaleoutTest, ReplicasKeepServingWhileEtcdIsDownAndCatchUp) {
     EXPECT_GE(WaitForMachine(replica->address(), "before", true, 1), 0) << replica->address();
   }
   EXPECT_THAT(ReadFile(ReplicaLog(0)), HasSubstr("caught up at revision"));
+  EXPECT_TRUE(WaitForMetric(0, "hopmap_etcd_watch_up", "1", 10))
+      << Metric(0, "hopmap_etcd_watch_up");
 }
 
 // deploy/nginx/hopmapd.conf as shipped, with this test's addresses: calls through
