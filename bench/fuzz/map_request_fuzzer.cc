@@ -4,9 +4,9 @@
 // machine and allocation) and Analyze (with the same graph). Every answer must be
 // a reply or a status with a message, never a crash, a leak or a hang. Limits are
 // small so that requests the service accepts solve in milliseconds.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -40,7 +40,8 @@ Harness& TheHarness() {
         hopmap::server::MachineCatalog::Open("", "");
     if (!catalog.ok()) std::abort();
     absl::StatusOr<std::unique_ptr<hopmap::server::MapperService>> service =
-        hopmap::server::MapperService::Create(*std::move(catalog), options, [](const std::string&) {});
+        hopmap::server::MapperService::Create(*std::move(catalog), options,
+                                              [](const std::string&) {});
     if (!service.ok()) std::abort();
     h->service = *std::move(service);
     grpc::ServerBuilder builder;

@@ -106,8 +106,8 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
   const std::string record = Temp("halo" + std::to_string(n) + ".edgelist");
   std::remove(record.c_str());
   const RunResult run = RunShell(
-      Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", record, " ",
-                             MPI_HALO, " ", absl::StrJoin(dim_text, " "), " 3 32")));
+      Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", record,
+                             " ", MPI_HALO, " ", absl::StrJoin(dim_text, " "), " 3 32")));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_THAT(run.err, Not(HasSubstr("hopmap:")));
   const std::string text = ReadFile(record);
