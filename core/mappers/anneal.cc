@@ -158,7 +158,8 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
       // A run that finishes in time is never shortened: it stays a pure count.
       if (options.cool_to_deadline && move >= kHurryAfter) {
         const int64_t left = std::max(kClockEvery, AffordableMoves(move, chain_start, stop));
-        if (move + left < total) {
+        // (left may be INT64_MAX, no deadline: compared without adding to move.)
+        if (left < total - move) {
           total = move + left;
           factor = std::pow(end_temperature / temperature, 1.0 / static_cast<double>(left));
           out.hurried = true;
