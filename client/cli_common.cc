@@ -9,6 +9,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/io/escape.h"
 #include "core/io/graph_format.h"
 #include "core/io/machine_spec.h"
 #include "core/io/object_values.h"
@@ -119,9 +120,7 @@ absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,
   if (machine == nullptr) {
     absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
     if (!parsed.ok()) return parsed.status();
-    for (const std::string& warning : (*parsed)->warnings()) {
-      std::cerr << "hopmap: warning: " << warning << "\n";
-    }
+    PrintWarnings(**parsed);
     machine = *std::move(parsed);
   }
   const int32_t cores = flags.cores > 0 ? flags.cores : machine->cores_per_node();
@@ -146,9 +145,7 @@ absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
   }
   absl::StatusOr<std::shared_ptr<Machine>> machine = ParseMachineSpec(flags.machine);
   if (!machine.ok()) return machine.status();
-  for (const std::string& warning : (*machine)->warnings()) {
-    std::cerr << "hopmap: warning: " << warning << "\n";
-  }
+  PrintWarnings(**machine);
   absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
   if (!graph.ok()) return graph.status();
   absl::StatusOr<Allocation> allocation = BuildAllocation(flags, *std::move(machine));
@@ -157,6 +154,12 @@ absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags) {
   problem.graph = *std::move(graph);
   problem.allocation.emplace(*std::move(allocation));
   return problem;
+}
+
+void PrintWarnings(const Machine& machine) {
+  for (const std::string& warning : machine.warnings()) {
+    std::cerr << "hopmap: warning: " << EscapeControlCharacters(warning) << "\n";
+  }
 }
 
 absl::Status WriteOutput(const std::string& path, const std::string& text) {

@@ -71,6 +71,10 @@ absl::StatusOr<Problem> LoadProblem(const ProblemFlags& flags);
 absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,
                                            std::shared_ptr<Machine> machine = nullptr);
 
+// Prints a machine model's warnings on stderr, one "hopmap: warning:" line each
+// (control characters escaped: the names come from the user's files).
+void PrintWarnings(const Machine& machine);
+
 // Writes text to `path` (written to a temporary file and renamed), or stdout if
 // path is empty or "-".
 absl::Status WriteOutput(const std::string& path, const std::string& text);

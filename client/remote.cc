@@ -108,9 +108,7 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     // Parsed here for its errors, warnings, options and path, as --local does.
     absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
     if (!parsed.ok()) return parsed.status();
-    for (const std::string& warning : (*parsed)->warnings()) {
-      std::cerr << "hopmap: warning: " << warning << "\n";
-    }
+    PrintWarnings(**parsed);
     problem.local_machine = *std::move(parsed);
     // Spec() is "KIND:PATH", the options peeled off.
     const std::string spec = problem.local_machine->Spec();

@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "core/balance/balancers.h"
 #include "core/balance/solve_balanced.h"
+#include "core/io/escape.h"
 #include "core/mappers/baselines.h"
 #include "core/mappers/solve.h"
 #include "nlohmann/json.hpp"
@@ -123,7 +124,8 @@ GraphSize SizeOf(const v1::TaskGraph& g) {
 }  // namespace
 
 void LogToStderr(const std::string& line) {
-  std::string out = line;
+  // One line whatever a request, a stored file or etcd put in it.
+  std::string out = EscapeControlCharacters(line);
   out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stderr);
   std::fflush(stderr);
@@ -442,6 +444,13 @@ struct MapperService::Problem {
   AllocationCache::Lookup lookup;
 };
 
+absl::StatusOr<AdmissionGate::Ticket> MapperService::Admit(Call& call) {
+  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
+  // Refused at once (server busy), not cancelled or out of time while waiting.
+  if (!ticket.ok()) call.rejected = absl::IsResourceExhausted(ticket.status());
+  return ticket;
+}
+
 template <typename Request>
 absl::StatusOr<MapperService::Problem> MapperService::PrepareProblem(Call& call,
                                                                      const Request& request) {
@@ -450,11 +459,8 @@ absl::StatusOr<MapperService::Problem> MapperService::PrepareProblem(Call& call,
   if (!machine.ok()) return machine.status();
   call.machine = machine->label;
 
-  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) {
-    call.rejected = absl::IsResourceExhausted(ticket.status());
-    return ticket.status();
-  }
+  absl::StatusOr<AdmissionGate::Ticket> ticket = Admit(call);
+  if (!ticket.ok()) return ticket.status();
 
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
@@ -637,11 +643,8 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
                                       v1::AnalyzeReply* reply) {
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
   if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
-  absl::StatusOr<AdmissionGate::Ticket> ticket = admission_.Acquire(call.deadline, &call.cancelled);
-  if (!ticket.ok()) {
-    call.rejected = absl::IsResourceExhausted(ticket.status());
-    return ticket.status();
-  }
+  absl::StatusOr<AdmissionGate::Ticket> ticket = Admit(call);
+  if (!ticket.ok()) return ticket.status();
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
   call.tasks = graph->num_tasks();

@@ -88,6 +88,9 @@ class MapperService final : public v1::Mapper::Service {
   absl::StatusOr<AllocationCache::Lookup> GetAllocation(const ResolvedMachine& machine,
                                                         const v1::AllocationSpec& spec);
   int SolveThreads(int requested) const;
+  // A solve slot for `call` (admission control); marks the call rejected when the
+  // gate refuses it at once.
+  absl::StatusOr<AdmissionGate::Ticket> Admit(Call& call);
 
   template <typename Request>
   absl::StatusOr<Problem> PrepareProblem(Call& call, const Request& request);

@@ -6,7 +6,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "core/io/escape.h"
 #include "core/io/line_reader.h"
 
 namespace hopmap {
@@ -20,8 +19,8 @@ constexpr double kMaxRealWeight = 9.2e18;
 
 std::string Quote(absl::string_view token) {
   constexpr size_t kMax = 40;
-  if (token.size() <= kMax) return absl::StrCat("'", EscapeControlCharacters(token), "'");
-  return absl::StrCat("'", EscapeControlCharacters(token.substr(0, kMax)), "...'");
+  if (token.size() <= kMax) return absl::StrCat("'", token, "'");
+  return absl::StrCat("'", token.substr(0, kMax), "...'");
 }
 
 bool ParseInteger(absl::string_view token, int64_t* out) {

@@ -31,8 +31,7 @@ std::string FormatScotchGraph(const TaskGraph& g);
 std::string FormatEdgeList(const TaskGraph& g);
 std::string FormatDenseMatrix(const TaskGraph& g);
 
-// `token` in single quotes for a message, cut to 40 characters, its control
-// characters escaped (EscapeControlCharacters).
+// `token` in single quotes for a message, cut to 40 characters.
 std::string Quote(absl::string_view token);
 
 // A whole token as a base-10 integer (optional sign); false if it is not one or

@@ -14,7 +14,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "core/io/escape.h"
 #include "core/io/line_reader.h"
 #include "core/topology/hostlist.h"
 
@@ -148,8 +147,7 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
     for (absl::string_view word : Words(line.text)) {
       const size_t eq = word.find('=');
       if (eq == absl::string_view::npos) {
-        return LineError(path, line.number,
-                         absl::StrCat("'", EscapeControlCharacters(word), "' is not KEY=VALUE"));
+        return LineError(path, line.number, absl::StrCat("'", word, "' is not KEY=VALUE"));
       }
       const std::string key = absl::AsciiStrToLower(word.substr(0, eq));
       const absl::string_view value = word.substr(eq + 1);
@@ -178,8 +176,7 @@ absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line
                          absl::StrCat("key '", word.substr(0, eq), "' given twice"));
       }
       if (value.empty()) {
-        return LineError(path, line.number,
-                         absl::StrCat("'", EscapeControlCharacters(word), "' has no value"));
+        return LineError(path, line.number, absl::StrCat("'", word, "' has no value"));
       }
       *slot = std::string(value);
     }
@@ -284,8 +281,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>&
     }
     const bool is_node = keyword == "node";
     if (words.size() < 2) {
-      return LineError(path, line.number,
-                       absl::StrCat("'", EscapeControlCharacters(words[0]), "' names nothing"));
+      return LineError(path, line.number, absl::StrCat("'", words[0], "' names nothing"));
     }
     for (size_t w = 1; w < words.size(); ++w) {
       absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(words[w], names_left);
@@ -297,7 +293,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>&
         if (!inserted) {
           return LineError(
               path, line.number,
-              absl::StrCat("'", EscapeControlCharacters(name), "' is already declared (as a ",
+              absl::StrCat("'", name, "' is already declared (as a ",
                            it->second.is_node ? "node" : "switch", ") on line ", it->second.line));
         }
         list.push_back(std::move(name));

@@ -8,7 +8,6 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "core/io/escape.h"
 #include "core/io/machine_files.h"
 #include "core/topology/catalog.h"
 #include "core/topology/chipmesh.h"
@@ -36,9 +35,8 @@ absl::StatusOr<int32_t> ParsePositive(absl::string_view text, absl::string_view 
                                       const std::string& spec) {
   int32_t value = 0;
   if (!absl::SimpleAtoi(text, &value) || value < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
-                                                   " must be a positive integer, got '",
-                                                   EscapeControlCharacters(text), "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec, "': ", what, " must be a positive integer, got '", text, "'"));
   }
   return value;
 }
@@ -124,9 +122,9 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     if (auto it = options.find("wrap"); it != options.end()) {
       if (it->second.size() != dims->size() ||
           it->second.find_first_not_of("01") != std::string::npos) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("machine spec '", spec, "': wrap= needs one 0 or 1 per dimension (",
-                         dims->size(), "), got '", EscapeControlCharacters(it->second), "'"));
+        return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                       "': wrap= needs one 0 or 1 per dimension (",
+                                                       dims->size(), "), got '", it->second, "'"));
       }
       for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
     }
@@ -203,9 +201,8 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     int32_t width = 5;
     if (auto it = options.find("width"); it != options.end()) {
       if (!absl::SimpleAtoi(it->second, &width) || width < 0 || width > 12) {
-        return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
-                                                       "': width= must be 0..12, got '",
-                                                       EscapeControlCharacters(it->second), "'"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine spec '", spec, "': width= must be 0..12, got '", it->second, "'"));
       }
     }
     auto it = options.find("prefix");

@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "core/balance/balance_problem.h"
-#include "core/io/escape.h"
 
 namespace hopmap {
 namespace {
@@ -30,7 +29,7 @@ absl::Status ForEachValue(const std::string& text, const std::string& source,
     if (index >= static_cast<size_t>(kMaxTasks) || !parse(s)) {
       return absl::InvalidArgumentError(absl::StrCat(source, ":", line_number, ": expected the ",
                                                      what, " of ", unit, " ", index, " (", rule,
-                                                     "), got '", EscapeControlCharacters(s), "'"));
+                                                     "), got '", s, "'"));
     }
     ++index;
   }

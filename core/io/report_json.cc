@@ -8,7 +8,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "core/io/escape.h"
 
 namespace hopmap {
 
@@ -172,9 +171,9 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
     if (s.empty()) continue;
     int64_t slot = 0;
     if (!absl::SimpleAtoi(s, &slot) || slot < 0 || slot > kMaxTasks) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(source_name, ":", line_number, ": expected the slot of task ", slots.size(),
-                       " (a non-negative integer), got '", EscapeControlCharacters(s), "'"));
+      return absl::InvalidArgumentError(absl::StrCat(source_name, ":", line_number,
+                                                     ": expected the slot of task ", slots.size(),
+                                                     " (a non-negative integer), got '", s, "'"));
     }
     slots.push_back(static_cast<SlotId>(slot));
   }
