@@ -33,10 +33,11 @@
 #include "core/balance/balance_search.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
-#include "core/balance/solve_balanced.h"
 #include "core/graph/generators.h"
 #include "core/io/graph_format.h"
-#include "core/mappers/random_stream.h"
+#include "core/search/random_stream.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_balanced.h"
 #include "core/topology/torus.h"
 
 namespace hopmap {

@@ -14,8 +14,9 @@
 #include "absl/time/clock.h"
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
+#include "core/mappers/local_search/refine.h"
 #include "core/mappers/mapper.h"
-#include "core/mappers/refine.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "tbb/task_arena.h"
 

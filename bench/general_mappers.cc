@@ -13,6 +13,7 @@
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "tbb/task_arena.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/graph/generators.h"
-#include "core/mappers/grid2d.h"
+#include "core/mappers/grid/grid2d.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/lower_bound.h"
 #include "core/topology/torus.h"

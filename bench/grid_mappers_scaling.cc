@@ -9,6 +9,7 @@
 #include "core/analysis/pattern.h"
 #include "core/graph/generators.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/torus.h"
 

@@ -16,8 +16,8 @@
 
 #include "absl/strings/numbers.h"
 #include "core/graph/generators.h"
-#include "core/mappers/random_stream.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/search/random_stream.h"
 #include "core/topology/torus.h"
 #include "tbb/blocked_range.h"
 #include "tbb/global_control.h"

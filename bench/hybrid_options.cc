@@ -15,7 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "core/graph/generators.h"
-#include "core/mappers/hybrid.h"
+#include "core/mappers/local_search/hybrid.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/torus.h"
 #include "tbb/task_arena.h"

@@ -16,8 +16,9 @@
 
 #include "absl/strings/str_join.h"
 #include "core/graph/generators.h"
+#include "core/mappers/construct/ohtma.h"
 #include "core/mappers/mapper.h"
-#include "core/mappers/ohtma.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/topology/torus.h"
 

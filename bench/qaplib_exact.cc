@@ -15,7 +15,7 @@
 #include "absl/time/clock.h"
 #include "core/io/line_reader.h"
 #include "core/io/qaplib.h"
-#include "core/mappers/exact.h"
+#include "core/mappers/local_search/exact.h"
 #include "core/metrics/gilmore_lawler.h"
 #include "core/metrics/lower_bound.h"
 #include "core/metrics/qap.h"

@@ -24,6 +24,7 @@
 #include "core/graph/task_graph.h"
 #include "core/io/qaplib.h"
 #include "core/mappers/mapper.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/qap.h"
 #include "core/topology/allocation.h"

@@ -11,10 +11,11 @@
 
 #include "absl/time/clock.h"
 #include "core/graph/generators.h"
+#include "core/mappers/local_search/refine.h"
 #include "core/mappers/mapper.h"
-#include "core/mappers/random_stream.h"
-#include "core/mappers/refine.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/search/random_stream.h"
 #include "core/topology/torus.h"
 #include "tbb/task_arena.h"
 

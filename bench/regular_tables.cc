@@ -9,8 +9,9 @@
 
 #include "absl/strings/str_join.h"
 #include "core/graph/generators.h"
-#include "core/mappers/solve.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_mapping.h"
 #include "core/topology/torus.h"
 
 namespace hopmap {

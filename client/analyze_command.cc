@@ -9,8 +9,8 @@
 #include "client/remote.h"
 #include "core/analysis/graph_stats.h"
 #include "core/analysis/pattern.h"
+#include "core/io/analysis_json.h"
 #include "core/io/graph_format.h"
-#include "core/io/report_json.h"
 #include "proto/convert/convert.h"
 
 namespace hopmap::cli {

@@ -10,9 +10,9 @@
 #include "absl/strings/str_format.h"
 #include "client/cli_common.h"
 #include "core/balance/balancers.h"
+#include "core/io/mapping_files.h"
 #include "core/io/object_values.h"
-#include "core/io/report_json.h"
-#include "core/mappers/solve.h"
+#include "core/solve/report.h"
 
 namespace hopmap::cli {
 
@@ -106,10 +106,11 @@ absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
   return absl::Status(status.code(), absl::StrCat(status.message(), "; ", hint));
 }
 
-absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path, int64_t num_objects,
-                                            const Allocation* allocation) {
-  BalanceData data;
+absl::StatusOr<BalanceRequest> LoadBalanceRequest(const BalanceFlags& flags,
+                                                  const std::string& current_path,
+                                                  int64_t num_objects,
+                                                  const Allocation* allocation) {
+  BalanceRequest data;
   if (!flags.loads.empty()) {
     absl::StatusOr<std::vector<double>> loads = ReadLoadsFile(flags.loads);
     if (!loads.ok()) return loads.status();
@@ -136,9 +137,7 @@ absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
         !s.ok()) {
       return s;
     }
-    data.num_fixed = fixed->size();
-    data.fixed = std::make_unique<bool[]>(data.num_fixed);
-    for (size_t t = 0; t < data.num_fixed; ++t) data.fixed[t] = (*fixed)[t] != 0;
+    data.set_fixed(*fixed);
     if (current_path.empty()) {
       return absl::InvalidArgumentError(
           "--fixed keeps objects on their current slots: give the current placement with "
@@ -166,18 +165,6 @@ absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
   data.options.migration_cost = flags.migration_cost;
   if (absl::Status s = data.options.Validate(); !s.ok()) return s;
   return data;
-}
-
-void BalanceData::ToProto(v1::Balance* out) const {
-  out->mutable_loads()->Assign(loads.begin(), loads.end());
-  out->set_imbalance(options.imbalance);
-  out->mutable_current_slot()->Assign(current_slot.begin(), current_slot.end());
-  out->mutable_state_bytes()->Assign(state_bytes.begin(), state_bytes.end());
-  if (options.max_migrations >= 0) out->set_max_migrations(options.max_migrations);
-  if (options.max_migration_bytes >= 0) out->set_max_migration_bytes(options.max_migration_bytes);
-  out->set_migration_cost(options.migration_cost);
-  out->mutable_fixed()->Assign(fixed.get(), fixed.get() + num_fixed);
-  out->mutable_background_load()->Assign(background_load.begin(), background_load.end());
 }
 
 std::string BalanceSummary(const MappingReport& r) {

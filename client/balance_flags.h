@@ -10,7 +10,8 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "core/balance/balance_problem.h"
-#include "core/mappers/solve.h"
+#include "core/solve/report.h"
+#include "core/solve/solve.h"
 #include "hopmap/v1/mapper.pb.h"
 
 namespace hopmap::cli {
@@ -42,38 +43,20 @@ struct BalanceFlags {
 enum class BalanceFlagsFor { kMap, kEval };
 void AddBalanceFlags(CLI::App& app, BalanceFlags& flags, BalanceFlagsFor command);
 
-// The files read and the options checked. `current_path`: the current placement
-// (--initial), may be empty.
-struct BalanceData {
-  std::vector<double> loads;
-  std::vector<SlotId> current_slot;
-  std::vector<Bytes> state_bytes;
-  // bool, not vector<bool>, so that BalanceInput can see it as a span.
-  std::unique_ptr<bool[]> fixed;
-  size_t num_fixed = 0;
-  std::vector<double> background_load;
-  BalanceOptions options;
-
-  [[nodiscard]] BalanceInput Input(const TaskGraph& graph, const Allocation& allocation) const {
-    BalanceInput input{graph, allocation, loads, current_slot, state_bytes};
-    input.fixed = std::span<const bool>(fixed.get(), num_fixed);
-    input.background_load = background_load;
-    return input;
-  }
-  void ToProto(v1::Balance* out) const;
-};
 // A mistake of a user who meant the balanced problem without its flags (more
 // tasks than slots, or a balancer's name as --algorithm) gets the flag that turns
 // it on added to its message; other statuses pass through.
 absl::Status WithBalanceHint(absl::Status status, const BalanceFlags& flags,
                              const std::string& algorithm);
 
-// `num_objects`: the graph's tasks; a per-object file with another count is
-// refused by name. `allocation` (null: not known here) checks a JSON current
-// placement's shape (ReadMappingFile).
-absl::StatusOr<BalanceData> LoadBalanceData(const BalanceFlags& flags,
-                                            const std::string& current_path, int64_t num_objects,
-                                            const Allocation* allocation);
+// The files read and the options checked. `current_path`: the current placement
+// (--initial), may be empty. `num_objects`: the graph's tasks; a per-object file
+// with another count is refused by name. `allocation` (null: not known here)
+// checks a JSON current placement's shape (ReadMappingFile).
+absl::StatusOr<BalanceRequest> LoadBalanceRequest(const BalanceFlags& flags,
+                                                  const std::string& current_path,
+                                                  int64_t num_objects,
+                                                  const Allocation* allocation);
 
 // One line for stderr (formats other than json): hop-bytes, balance, migration.
 std::string BalanceSummary(const MappingReport& report);

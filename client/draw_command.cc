@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "core/io/report_json.h"
+#include "core/io/mapping_files.h"
 #include "core/mappers/mapper.h"
 #include "core/topology/machine.h"
 #include "proto/convert/convert.h"

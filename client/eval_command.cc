@@ -7,9 +7,11 @@
 #include "client/cli_common.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "core/balance/solve_balanced.h"
-#include "core/io/report_json.h"
-#include "core/mappers/solve.h"
+#include "core/io/mapping_files.h"
+#include "core/solve/report.h"
+#include "core/solve/report_json.h"
+#include "core/solve/solve.h"
+#include "proto/convert/convert.h"
 
 namespace hopmap::cli {
 namespace {
@@ -71,23 +73,30 @@ absl::Status WriteEvalResult(const EvalFlags& flags, const MappingReport& report
 absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
+  EvaluateRequest request;
+  request.graph = &problem->graph;
+  request.allocation = &*problem->allocation;
+  request.routing = routing;
+  request.threads = flags.problem.threads;
+  request.busiest_links = flags.format == "text" ? 0 : flags.busiest_links;
   absl::StatusOr<std::vector<SlotId>> mapping =
       ReadMappingFile(flags.mapping, &*problem->allocation);
   if (!mapping.ok()) return mapping.status();
-  absl::StatusOr<MappingReport> report;
+  request.slot_of_task = *std::move(mapping);
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data = LoadBalanceData(
+    absl::StatusOr<BalanceRequest> balance = LoadBalanceRequest(
         flags.balance, flags.initial, problem->graph.num_tasks(), &*problem->allocation);
-    if (!data.ok()) return data.status();
-    report =
-        EvaluateBalancedMapping(data->Input(problem->graph, *problem->allocation),
-                                *std::move(mapping), data->options, routing, flags.problem.threads);
-  } else {
-    report = EvaluateMapping(problem->graph, *problem->allocation, *std::move(mapping), routing,
-                             flags.problem.threads);
+    if (!balance.ok()) return balance.status();
+    request.balance = *std::move(balance);
   }
+  if (std::optional<RequestError> bad = CheckEvaluateRequest(request)) {
+    if (bad->field == "slot_of_task") {
+      return absl::Status(bad->status.code(), absl::StrCat("mapping: ", bad->status.message()));
+    }
+    return bad->status;
+  }
+  absl::StatusOr<MappingReport> report = Evaluate(request);
   if (!report.ok()) return report.status();
-  if (flags.format != "text") AddBusiestLinks(*problem->allocation, flags.busiest_links, *report);
   return WriteEvalResult(flags, *report);
 }
 
@@ -103,10 +112,10 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
   problem->FillRequest(request);
   request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
   if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks, nullptr);
-    if (!data.ok()) return data.status();
-    data->ToProto(request.mutable_balance());
+    absl::StatusOr<BalanceRequest> balance =
+        LoadBalanceRequest(flags.balance, flags.initial, problem->num_tasks, nullptr);
+    if (!balance.ok()) return balance.status();
+    BalanceRequestToProto(*balance, request.mutable_balance());
   }
   request.set_routing(flags.routing);
   request.set_busiest_links(flags.format == "text" ? 0 : flags.busiest_links);

@@ -14,11 +14,11 @@
 #include "client/draw_command.h"
 #include "client/progress_bar.h"
 #include "client/remote.h"
-#include "core/balance/balancers.h"
-#include "core/balance/solve_balanced.h"
+#include "core/io/mapping_files.h"
 #include "core/io/mapping_writers.h"
-#include "core/io/report_json.h"
-#include "core/mappers/solve.h"
+#include "core/solve/report.h"
+#include "core/solve/report_json.h"
+#include "core/solve/solve.h"
 #include "proto/convert/convert.h"
 
 namespace hopmap::cli {
@@ -82,38 +82,45 @@ absl::Status WriteMapResult(const MapFlags& flags, MappingFormat format,
   return WriteOutput(flags.output, text);
 }
 
+// The request the flags describe, without its graph and allocation: the
+// algorithm, the options, and --initial (the balanced problem's current placement
+// with --balance, else a mapping to start from). `allocation` (null: not known
+// here) checks a JSON mapping's shape.
+absl::StatusOr<SolveRequest> RequestFromFlags(const MapFlags& flags, const MapperOptions& options,
+                                              int64_t num_tasks, const Allocation* allocation) {
+  SolveRequest request;
+  request.algorithm = flags.algorithm;
+  request.options = options;
+  if (flags.balance.active()) {
+    absl::StatusOr<BalanceRequest> balance =
+        LoadBalanceRequest(flags.balance, flags.initial, num_tasks, allocation);
+    if (!balance.ok()) return balance.status();
+    request.balance = *std::move(balance);
+  } else if (!flags.initial.empty()) {
+    absl::StatusOr<std::vector<SlotId>> initial = ReadMappingFile(flags.initial, allocation);
+    if (!initial.ok()) return initial.status();
+    request.initial = *std::move(initial);
+  }
+  return request;
+}
+
 absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
                          const MapperOptions& options) {
-  const bool balanced = flags.balance.active();
-  if (balanced) {
-    if (absl::StatusOr<std::unique_ptr<Balancer>> b = CreateBalancer(flags.algorithm); !b.ok()) {
-      return b.status();
-    }
-  } else if (BuiltinMappers().Find(flags.algorithm) == nullptr) {
-    return BuiltinMappers().Create(flags.algorithm).status();
-  }
+  // The algorithm is checked before the files are read.
+  SolveRequest named;
+  named.algorithm = flags.algorithm;
+  named.options = options;
+  if (flags.balance.active()) named.balance.emplace();
+  if (std::optional<RequestError> bad = CheckSolveOptions(named)) return bad->status;
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   const Allocation& allocation = *problem->allocation;
-  absl::StatusOr<MappingReport> report;
-  if (balanced) {
-    absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->graph.num_tasks(), &allocation);
-    if (!data.ok()) return data.status();
-    report = SolveBalancedMapping(data->Input(problem->graph, allocation), flags.algorithm, options,
-                                  data->options);
-  } else {
-    SolveControl control;
-    std::vector<SlotId> initial;
-    if (!flags.initial.empty()) {
-      absl::StatusOr<std::vector<SlotId>> read = ReadMappingFile(flags.initial, &allocation);
-      if (!read.ok()) return read.status();
-      initial = *std::move(read);
-      control.initial = &initial;
-    }
-    report = SolveMapping(problem->graph, allocation, flags.algorithm, options, BuiltinMappers(),
-                          control);
-  }
+  absl::StatusOr<SolveRequest> request =
+      RequestFromFlags(flags, options, problem->graph.num_tasks(), &allocation);
+  if (!request.ok()) return request.status();
+  request->graph = &problem->graph;
+  request->allocation = &allocation;
+  absl::StatusOr<MappingReport> report = Solve(*request);
   if (!report.ok()) return report.status();
   if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
   if (flags.draw_output.empty()) return absl::OkStatus();
@@ -122,7 +129,8 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
 
 // The daemon's registry decides which algorithms exist, so the name is not checked
 // here.
-absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
+absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format,
+                          const MapperOptions& options) {
   absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
@@ -138,24 +146,10 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format) {
   }
   v1::MapRequest request;
   problem->FillRequest(request);
-  request.set_algorithm(flags.algorithm);
-  request.set_objective(flags.objective);
-  request.set_routing(flags.routing);
-  request.set_time_limit_seconds(flags.time_limit);
-  request.set_seed(flags.seed);
-  request.set_iteration_limit(flags.iteration_limit);
-  if (flags.balance.active()) {
-    absl::StatusOr<BalanceData> data =
-        LoadBalanceData(flags.balance, flags.initial, problem->num_tasks,
-                        allocation.has_value() ? &*allocation : nullptr);
-    if (!data.ok()) return data.status();
-    data->ToProto(request.mutable_balance());
-  } else if (!flags.initial.empty()) {
-    absl::StatusOr<std::vector<SlotId>> initial = ReadMappingFile(flags.initial);
-    if (!initial.ok()) return initial.status();
-    request.mutable_initial_slot_of_task()->Assign(initial->begin(), initial->end());
-  }
-  request.set_threads(flags.problem.threads);
+  absl::StatusOr<SolveRequest> solve = RequestFromFlags(
+      flags, options, problem->num_tasks, allocation.has_value() ? &*allocation : nullptr);
+  if (!solve.ok()) return solve.status();
+  SolveRequestToProto(*solve, &request);
 
   absl::StatusOr<MappingReport> report;
   if (!flags.quiet && isatty(STDERR_FILENO)) {
@@ -220,9 +214,9 @@ absl::Status RunMap(MapFlags& flags) {
   }
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
-  return WithBalanceHint(
-      *mode == Mode::kLocal ? RunMapLocal(flags, *format, options) : RunMapRemote(flags, *format),
-      flags.balance, flags.algorithm);
+  return WithBalanceHint(*mode == Mode::kLocal ? RunMapLocal(flags, *format, options)
+                                               : RunMapRemote(flags, *format, options),
+                         flags.balance, flags.algorithm);
 }
 
 }  // namespace

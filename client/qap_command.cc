@@ -11,8 +11,10 @@
 #include "client/cli_common.h"
 #include "client/commands.h"
 #include "core/io/qaplib.h"
-#include "core/mappers/solve.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/qap.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_mapping.h"
 #include "nlohmann/json.hpp"
 
 namespace hopmap::cli {

@@ -21,6 +21,14 @@ inline constexpr SlotId kInvalidSlot = -1;
 // Largest number of tasks or slots hopmap accepts (ids are 32-bit).
 inline constexpr int64_t kMaxTasks = std::numeric_limits<int32_t>::max() - 1;
 
+// The balanced problem's limits (many objects per slot, with loads and state).
+// The largest load one object may have: keeps sums of a million loads exact
+// enough in doubles and far from overflow.
+inline constexpr double kMaxObjectLoad = 1e15;
+// The most state bytes all objects together may have (2^62): migrated bytes, and
+// the limits compared with them, then never overflow.
+inline constexpr Bytes kMaxTotalStateBytes = Bytes{1} << 62;
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_TYPES_H_

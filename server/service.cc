@@ -19,10 +19,8 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/balance/balancers.h"
-#include "core/balance/solve_balanced.h"
 #include "core/io/escape.h"
-#include "core/mappers/baselines.h"
-#include "core/mappers/solve.h"
+#include "core/solve/solve.h"
 #include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 #include "server/status_util.h"
@@ -39,6 +37,19 @@ constexpr size_t kMaxLogField = 80;
 
 absl::Status FieldError(absl::string_view field, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", message));
+}
+
+// A request the core refused, named by the proto field it concerns.
+absl::Status RequestFieldError(const RequestError& error) {
+  static constexpr std::pair<absl::string_view, absl::string_view> kProtoField[] = {
+      {"initial", "initial_slot_of_task"}};
+  absl::string_view field = error.field;
+  for (const auto& [core, proto] : kProtoField) {
+    if (field == core) field = proto;
+  }
+  // A bad field is a bad argument, whatever the core's code (NotFound for a name).
+  if (field == "options") return absl::InvalidArgumentError(error.status.message());
+  return FieldError(field, error.status.message());
 }
 
 absl::Status OverLimit(absl::string_view what, int64_t value, int64_t limit,
@@ -476,67 +487,24 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
 
   // Everything cheap first: the options, then sizes from the array lengths.
-  call.algorithm = request.algorithm().empty() ? "auto" : request.algorithm();
-  // Balanced (runtime remapping): the algorithm names a balancer.
-  const bool balanced = request.has_balance();
-  if (balanced) {
-    if (absl::StatusOr<std::unique_ptr<Balancer>> b = CreateBalancer(call.algorithm); !b.ok()) {
-      return FieldError("algorithm", b.status().message());
-    }
-    if (request.initial_slot_of_task_size() > 0) {
-      return FieldError("initial_slot_of_task",
-                        "must be empty with balance (the current placement is "
-                        "balance.current_slot)");
-    }
-  } else if (BuiltinMappers().Find(call.algorithm) == nullptr) {
-    return FieldError("algorithm", BuiltinMappers().Create(call.algorithm).status().message());
-  }
-  MapperOptions options;
-  if (!request.objective().empty()) {
-    absl::StatusOr<Objective> objective = ParseObjective(request.objective());
-    if (!objective.ok()) return FieldError("objective", objective.status().message());
-    options.objective = *objective;
-  }
-  if (!request.routing().empty()) {
-    absl::StatusOr<Routing> routing = ParseRouting(request.routing());
-    if (!routing.ok()) return FieldError("routing", routing.status().message());
-    options.routing = *routing;
-  }
-  options.seed = request.seed() == 0 ? 1 : request.seed();
-  options.iteration_limit = request.iteration_limit();
-  if (request.threads() < 0) {
-    return FieldError(
-        "threads", absl::StrCat("must be >= 0 (0: the server's choice), got ", request.threads()));
-  }
-  options.threads = SolveThreads(request.threads());
-  double time_limit = request.time_limit_seconds();
-  if (!std::isfinite(time_limit) || time_limit < 0) {
-    return FieldError("time_limit_seconds",
-                      absl::StrCat("must be a finite number of seconds >= 0 (0: the server's "
-                                   "default), got ",
-                                   time_limit));
-  }
+  absl::StatusOr<SolveRequest> solve = SolveRequestFromProto(request);
+  if (!solve.ok()) return solve.status();
+  call.algorithm = solve->algorithm;
+  if (std::optional<RequestError> bad = CheckSolveOptions(*solve)) return RequestFieldError(*bad);
+  solve->options.threads = SolveThreads(solve->options.threads);
+  double time_limit = solve->options.time_limit_seconds;
   if (time_limit == 0) time_limit = options_.default_time_limit_seconds;
   if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
   absl::StatusOr<Problem> problem = PrepareProblem(call, request);
   if (!problem.ok()) return problem.status();
-  const TaskGraph* graph = &problem->graph;
   const AllocationCache::Lookup* lookup = &problem->lookup;
-  const Allocation& allocation = *lookup->allocation;
-  std::optional<BalanceInput> balance_input;
-  const BalanceOptions balance_options = BalanceOptionsFromProto(request.balance());
-  if (balanced) {
-    balance_input.emplace(BalanceInputFromProto(request.balance(), *graph, allocation));
-    if (absl::Status s = ValidateBalanceInput(*balance_input, balance_options); !s.ok()) {
-      return FieldError("balance", s.message());
-    }
-  } else if (absl::Status s = CheckFits(*graph, allocation); !s.ok()) {
-    return s;
+  solve->graph = &problem->graph;
+  solve->allocation = lookup->allocation.get();
+  if (std::optional<RequestError> bad = CheckSolveRequest(*solve)) return RequestFieldError(*bad);
+  if (!solve->balance.has_value()) {
+    if (absl::Status s = CheckFits(problem->graph, *solve->allocation); !s.ok()) return s;
   }
-  if (time_limit == 0) {
-    time_limit = balanced ? DefaultBalanceTimeLimitSeconds(allocation.num_slots())
-                          : DefaultTimeLimitSeconds(graph->num_tasks());
-  }
+  if (time_limit == 0) time_limit = DefaultSolveTimeLimitSeconds(*solve);
   time_limit = std::min(time_limit, options_.max_time_limit_seconds);
 
   // The budget ends early enough for the reply to arrive before the deadline.
@@ -551,13 +519,10 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
     }
     time_limit = std::min(time_limit, budget);
   }
-  options.time_limit_seconds = time_limit;
+  solve->options.time_limit_seconds = time_limit;
 
   SolveControl control;
   control.cancelled = &call.cancelled;
-  std::vector<SlotId> initial(request.initial_slot_of_task().begin(),
-                              request.initial_slot_of_task().end());
-  if (!initial.empty()) control.initial = &initial;
   if (on_progress) {
     control.on_progress = [&on_progress](const Progress& p) {
       v1::Progress message;
@@ -569,10 +534,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
       on_progress(message);
     };
   }
-  absl::StatusOr<MappingReport> report =
-      balanced
-          ? SolveBalancedMapping(*balance_input, call.algorithm, options, balance_options, control)
-          : SolveMapping(*graph, allocation, call.algorithm, options, BuiltinMappers(), control);
+  absl::StatusOr<MappingReport> report = hopmap::Solve(*solve, control);
   if (call.client_gone.load()) {
     return absl::Now() >= call.deadline
                ? absl::DeadlineExceededError("the call's deadline passed during the solve")
@@ -591,12 +553,8 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
                                        v1::MapReply* reply) {
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
   call.algorithm = "given";
-  Routing routing = Routing::kDimensionOrder;
-  if (!request.routing().empty()) {
-    absl::StatusOr<Routing> parsed = ParseRouting(request.routing());
-    if (!parsed.ok()) return FieldError("routing", parsed.status().message());
-    routing = *parsed;
-  }
+  absl::StatusOr<EvaluateRequest> evaluate = EvaluateRequestFromProto(request);
+  if (!evaluate.ok()) return evaluate.status();
   if (request.busiest_links() < 0 || request.busiest_links() > kMaxBusiestLinks) {
     return FieldError("busiest_links", absl::StrCat("must be in [0, ", kMaxBusiestLinks, "], got ",
                                                     request.busiest_links()));
@@ -608,29 +566,15 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
   }
   absl::StatusOr<Problem> problem = PrepareProblem(call, request);
   if (!problem.ok()) return problem.status();
-  const TaskGraph* graph = &problem->graph;
   const AllocationCache::Lookup* lookup = &problem->lookup;
-  const Allocation& allocation = *lookup->allocation;
-  if (request.slot_of_task_size() != graph->num_tasks()) {
-    return FieldError("slot_of_task",
-                      absl::StrCat(request.slot_of_task_size(), " entries but the graph has ",
-                                   graph->num_tasks(), " tasks"));
+  evaluate->graph = &problem->graph;
+  evaluate->allocation = lookup->allocation.get();
+  evaluate->threads = SolveThreads(0);
+  if (std::optional<RequestError> bad = CheckEvaluateRequest(*evaluate)) {
+    return RequestFieldError(*bad);
   }
-  std::vector<SlotId> given(request.slot_of_task().begin(), request.slot_of_task().end());
-  absl::StatusOr<MappingReport> report;
-  if (request.has_balance()) {
-    const BalanceInput input = BalanceInputFromProto(request.balance(), *graph, allocation);
-    const BalanceOptions balance_options = BalanceOptionsFromProto(request.balance());
-    if (absl::Status s = ValidateBalanceInput(input, balance_options); !s.ok()) {
-      return FieldError("balance", s.message());
-    }
-    report =
-        EvaluateBalancedMapping(input, std::move(given), balance_options, routing, SolveThreads(0));
-  } else {
-    report = EvaluateMapping(*graph, allocation, std::move(given), routing, SolveThreads(0));
-  }
+  absl::StatusOr<MappingReport> report = hopmap::Evaluate(*evaluate);
   if (!report.ok()) return report.status();
-  AddBusiestLinks(allocation, request.busiest_links(), *report);
   call.hop_bytes = report->hop_bytes;
   call.improvement = report->improvement;
   ReportToProto(*report, reply);

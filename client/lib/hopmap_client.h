@@ -32,7 +32,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "core/mappers/solve.h"
+#include "core/solve/report.h"
 #include "hopmap/v1/mapper.grpc.pb.h"
 #include "hopmap/v1/mapper.pb.h"
 

@@ -121,22 +121,6 @@ absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOption
   return absl::OkStatus();
 }
 
-absl::Status ValidatePlacement(const Allocation& allocation, int64_t num_objects,
-                               std::span<const SlotId> slot_of_task) {
-  if (static_cast<int64_t>(slot_of_task.size()) != num_objects) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("mapping: ", slot_of_task.size(), " entries for ", num_objects, " objects"));
-  }
-  for (size_t t = 0; t < slot_of_task.size(); ++t) {
-    if (slot_of_task[t] < 0 || slot_of_task[t] >= allocation.num_slots()) {
-      return absl::InvalidArgumentError(absl::StrCat("mapping: object ", t, " is on slot ",
-                                                     slot_of_task[t], ", outside slots 0..",
-                                                     allocation.num_slots() - 1));
-    }
-  }
-  return absl::OkStatus();
-}
-
 std::vector<double> LoadsOf(const BalanceInput& input) {
   if (!input.loads.empty()) return std::vector<double>(input.loads.begin(), input.loads.end());
   return std::vector<double>(input.graph.num_tasks(), 1.0);

@@ -16,13 +16,6 @@
 
 namespace hopmap {
 
-// The largest load one object may have: keeps sums of a million loads exact
-// enough in doubles and far from overflow.
-inline constexpr double kMaxObjectLoad = 1e15;
-// The most state bytes all objects together may have (2^62): migrated bytes, and
-// the limits compared with them, then never overflow.
-inline constexpr Bytes kMaxTotalStateBytes = Bytes{1} << 62;
-
 // Objects are the graph's tasks. Spans may be empty (see each); when not, they
 // have one entry per object. The data must outlive the solve.
 struct BalanceInput {
@@ -75,12 +68,6 @@ struct BalanceOptions {
 // load -1; loads must be >= 0"). Also refuses a migration limit or cost without a
 // current placement.
 absl::Status ValidateBalanceInput(const BalanceInput& input, const BalanceOptions& options);
-
-// Checks a placement of many objects per slot (ValidateMapping's counterpart):
-// one slot per object, each in range. InvalidArgument "mapping: object 3 is on
-// slot 40, outside slots 0..31".
-absl::Status ValidatePlacement(const Allocation& allocation, int64_t num_objects,
-                               std::span<const SlotId> slot_of_task);
 
 // The load of object t (1 when input.loads is empty).
 inline double LoadOf(const BalanceInput& input, TaskId t) {

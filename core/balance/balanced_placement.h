@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/balance/balance_problem.h"
-#include "core/mappers/placement.h"
+#include "core/search/placement.h"
 
 namespace hopmap {
 

@@ -12,8 +12,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "core/mappers/metis_lock.h"
-#include "core/mappers/rec_bisect.h"
+#include "core/bisection/bisection.h"
+#include "core/bisection/metis_adapter.h"
+#include "core/mappers/portfolio/registry.h"
 
 namespace hopmap {
 namespace {
@@ -70,7 +71,7 @@ bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint
   std::vector<idx_t> metis_part(n, 0);
   int status;
   {
-    const MetisCall metis_call;
+    const ScopedMetisRandom private_rand;
     status = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adj.data(), vwgt.data(), nullptr,
                                  wgt.data(), &nparts, nullptr, &ubvec, options, &objval,
                                  metis_part.data());
@@ -160,11 +161,19 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
     home.resize(n);
     for (TaskId t = 0; t < n; ++t) home[t] = input.allocation.PositionOfSlot(input.current_slot[t]);
   }
-  std::vector<int32_t> position =
-      BisectByWeight(input.graph, input.allocation, weights, capacity, options.seed,
-                     {.anchored_cut = hints.anchored_cut, .slide_grid_cuts = hints.slide_grid_cuts},
-                     stop, /*stopped=*/nullptr, home,
-                     home.empty() ? std::span<const int64_t>() : hints.stay, hints.grid_dims);
+  const BisectionProblem problem{
+      .graph = input.graph,
+      .allocation = input.allocation,
+      .seed = options.seed,
+      .weights = weights,
+      .node_capacity = capacity,
+      .home = home,
+      .stay = home.empty() ? std::span<const int64_t>() : hints.stay,
+      .grid_dims = hints.grid_dims,
+  };
+  std::vector<int32_t> position = BisectByWeight(
+      problem, {.anchored_cut = hints.anchored_cut, .slide_grid_cuts = hints.slide_grid_cuts},
+      stop);
   return SpreadOverCores(input, position);
 }
 

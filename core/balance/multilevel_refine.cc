@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/mappers/random_stream.h"
+#include "core/search/random_stream.h"
 
 namespace hopmap {
 namespace {

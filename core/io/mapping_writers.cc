@@ -5,7 +5,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/balance/balance_problem.h"
 
 namespace hopmap {
 namespace {

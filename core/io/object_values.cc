@@ -7,7 +7,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "core/balance/balance_problem.h"
 
 namespace hopmap {
 namespace {

@@ -99,13 +99,14 @@ absl::StatusOr<std::unique_ptr<Mapper>> MapperRegistry::Create(absl::string_view
   return info->create();
 }
 
-const MapperRegistry& BuiltinMappers() {
-  static const MapperRegistry* registry = [] {
-    auto* r = new MapperRegistry();
-    RegisterBuiltinMappers(*r);
-    return r;
-  }();
-  return *registry;
+absl::Status CheckFits(const TaskGraph& graph, const Allocation& allocation) {
+  if (graph.num_tasks() > allocation.num_slots()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the graph has ", graph.num_tasks(), " tasks but the allocation has only ",
+                     allocation.num_slots(), " slots (", allocation.num_nodes(), " nodes x ",
+                     allocation.cores_per_node(), " cores)"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace hopmap

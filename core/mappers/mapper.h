@@ -1,4 +1,5 @@
-// The mapper interface, its options, and the registry that names every algorithm.
+// The mapper interface, its options, and the registry type (the built-in list is
+// core/mappers/portfolio/registry.h).
 #ifndef HOPMAP_CORE_MAPPERS_MAPPER_H_
 #define HOPMAP_CORE_MAPPERS_MAPPER_H_
 
@@ -16,6 +17,7 @@
 #include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
 #include "core/metrics/lower_bound.h"
+#include "core/search/stop_condition.h"
 #include "core/topology/allocation.h"
 
 namespace hopmap {
@@ -51,38 +53,6 @@ struct MapperOptions {
 double DefaultTimeLimitSeconds(int64_t num_tasks);
 // options.time_limit_seconds, or the default for num_tasks when it is 0.
 double EffectiveTimeLimitSeconds(const MapperOptions& options, int64_t num_tasks);
-
-// When a solve must stop: its deadline, or a caller's cancellation.
-class StopCondition {
- public:
-  StopCondition(absl::Time deadline, const std::atomic<bool>* cancelled = nullptr)
-      : deadline_(deadline), cancelled_(cancelled) {}
-  [[nodiscard]] bool ShouldStop() const {
-    return (cancelled_ != nullptr && cancelled_->load(std::memory_order_relaxed)) ||
-           (also_cancelled_ != nullptr && also_cancelled_->load(std::memory_order_relaxed)) ||
-           absl::Now() >= deadline_;
-  }
-  [[nodiscard]] absl::Time deadline() const { return deadline_; }
-  // The same cancellation with a deadline no later than `deadline` (a portfolio's
-  // share of its budget for one candidate).
-  [[nodiscard]] StopCondition Until(absl::Time deadline) const {
-    StopCondition out = *this;
-    out.deadline_ = std::min(deadline, deadline_);
-    return out;
-  }
-  // This condition, also stopped by `flag` (a portfolio stopping one candidate).
-  // Replaces an earlier Or's flag.
-  [[nodiscard]] StopCondition Or(const std::atomic<bool>* flag) const {
-    StopCondition out = *this;
-    out.also_cancelled_ = flag;
-    return out;
-  }
-
- private:
-  absl::Time deadline_;
-  const std::atomic<bool>* cancelled_;
-  const std::atomic<bool>* also_cancelled_ = nullptr;
-};
 
 // What a solve reports while it runs.
 struct Progress {
@@ -168,10 +138,8 @@ class MapperRegistry {
   std::vector<MapperInfo> mappers_;
 };
 
-// The one place every built-in algorithm is registered (no static initialisers).
-void RegisterBuiltinMappers(MapperRegistry& registry);
-// A registry holding the built-in mappers, built on first use.
-const MapperRegistry& BuiltinMappers();
+// Fails unless the allocation has a slot for every task (every mapper's first check).
+absl::Status CheckFits(const TaskGraph& graph, const Allocation& allocation);
 
 }  // namespace hopmap
 

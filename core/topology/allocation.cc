@@ -125,4 +125,20 @@ absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
   return absl::OkStatus();
 }
 
+absl::Status ValidatePlacement(const Allocation& allocation, int64_t num_objects,
+                               std::span<const SlotId> slot_of_task) {
+  if (static_cast<int64_t>(slot_of_task.size()) != num_objects) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("mapping: ", slot_of_task.size(), " entries for ", num_objects, " objects"));
+  }
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    if (slot_of_task[t] < 0 || slot_of_task[t] >= allocation.num_slots()) {
+      return absl::InvalidArgumentError(absl::StrCat("mapping: object ", t, " is on slot ",
+                                                     slot_of_task[t], ", outside slots 0..",
+                                                     allocation.num_slots() - 1));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace hopmap

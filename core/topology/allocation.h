@@ -98,6 +98,12 @@ class Allocation {
 absl::Status ValidateMapping(const Allocation& allocation, int64_t num_tasks,
                              std::span<const SlotId> slot_of_task);
 
+// Checks a placement of many objects per slot (ValidateMapping's counterpart):
+// one slot per object, each in range. InvalidArgument "mapping: object 3 is on
+// slot 40, outside slots 0..31".
+absl::Status ValidatePlacement(const Allocation& allocation, int64_t num_objects,
+                               std::span<const SlotId> slot_of_task);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_TOPOLOGY_ALLOCATION_H_

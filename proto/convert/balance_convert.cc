@@ -1,7 +1,12 @@
 // The balanced problem's messages (hopmap.v1.Balance, BalanceReply) and core types.
+#include <algorithm>
+#include <memory>
+
 #include "proto/convert/convert.h"
 
 namespace hopmap {
+
+namespace {
 
 BalanceOptions BalanceOptionsFromProto(const v1::Balance& balance) {
   BalanceOptions options;
@@ -14,16 +19,34 @@ BalanceOptions BalanceOptionsFromProto(const v1::Balance& balance) {
   return options;
 }
 
-BalanceInput BalanceInputFromProto(const v1::Balance& balance, const TaskGraph& graph,
-                                   const Allocation& allocation) {
-  BalanceInput input{
-      graph, allocation, std::span<const double>(balance.loads().data(), balance.loads_size()),
-      std::span<const SlotId>(balance.current_slot().data(), balance.current_slot_size()),
-      std::span<const Bytes>(balance.state_bytes().data(), balance.state_bytes_size())};
-  input.fixed = std::span<const bool>(balance.fixed().data(), balance.fixed_size());
-  input.background_load =
-      std::span<const double>(balance.background_load().data(), balance.background_load_size());
-  return input;
+}  // namespace
+
+BalanceRequest BalanceRequestFromProto(const v1::Balance& balance) {
+  BalanceRequest request;
+  request.loads.assign(balance.loads().begin(), balance.loads().end());
+  request.current_slot.assign(balance.current_slot().begin(), balance.current_slot().end());
+  request.state_bytes.assign(balance.state_bytes().begin(), balance.state_bytes().end());
+  request.background_load.assign(balance.background_load().begin(),
+                                 balance.background_load().end());
+  request.num_fixed = static_cast<size_t>(balance.fixed_size());
+  request.fixed = std::make_unique<bool[]>(request.num_fixed);
+  std::copy(balance.fixed().begin(), balance.fixed().end(), request.fixed.get());
+  request.options = BalanceOptionsFromProto(balance);
+  return request;
+}
+
+void BalanceRequestToProto(const BalanceRequest& request, v1::Balance* out) {
+  const BalanceOptions& options = request.options;
+  out->mutable_loads()->Assign(request.loads.begin(), request.loads.end());
+  out->set_imbalance(options.imbalance);
+  out->mutable_current_slot()->Assign(request.current_slot.begin(), request.current_slot.end());
+  out->mutable_state_bytes()->Assign(request.state_bytes.begin(), request.state_bytes.end());
+  if (options.max_migrations >= 0) out->set_max_migrations(options.max_migrations);
+  if (options.max_migration_bytes >= 0) out->set_max_migration_bytes(options.max_migration_bytes);
+  out->set_migration_cost(options.migration_cost);
+  out->mutable_fixed()->Assign(request.fixed.get(), request.fixed.get() + request.num_fixed);
+  out->mutable_background_load()->Assign(request.background_load.begin(),
+                                         request.background_load.end());
 }
 
 void BalanceReportToProto(const LoadBalanceReport& r, v1::BalanceReply* out) {

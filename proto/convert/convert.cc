@@ -5,6 +5,7 @@
 #include "core/balance/balancers.h"
 #include "core/io/machine_files.h"
 #include "core/io/machine_spec.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/topology/distance_matrix.h"
 #include "core/topology/node_selection.h"
 #include "core/topology/switch_graph.h"

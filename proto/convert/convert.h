@@ -12,7 +12,8 @@
 #include "core/analysis/pattern.h"
 #include "core/balance/balance_problem.h"
 #include "core/graph/task_graph.h"
-#include "core/mappers/solve.h"
+#include "core/solve/report.h"
+#include "core/solve/solve.h"
 #include "core/topology/machine.h"
 #include "hopmap/v1/machine.pb.h"
 #include "hopmap/v1/mapper.pb.h"
@@ -45,13 +46,22 @@ void ReportToProto(const MappingReport& report, v1::MapReply* out);
 // The inverse of ReportToProto (link loads: max, average and count only).
 MappingReport ReportFromProto(const v1::MapReply& reply);
 
-// The balanced problem's options (balance_convert.cc): unset fields take the
+// The balanced problem's inputs (balance_convert.cc): unset options take the
 // core's defaults (imbalance 0.05, no limits). Values are checked by
-// ValidateBalanceInput, whose messages the service prefixes with "balance.".
-BalanceOptions BalanceOptionsFromProto(const v1::Balance& balance);
-// The spans of `balance` over `graph` and `allocation` (the message must outlive it).
-BalanceInput BalanceInputFromProto(const v1::Balance& balance, const TaskGraph& graph,
-                                   const Allocation& allocation);
+// CheckSolveRequest / CheckEvaluateRequest (field "balance").
+BalanceRequest BalanceRequestFromProto(const v1::Balance& balance);
+void BalanceRequestToProto(const BalanceRequest& request, v1::Balance* out);
+
+// A Map request's solve (request_convert.cc): algorithm ("" is auto), objective,
+// routing, seed (0 is 1), iteration limit, threads and time limit as sent (0: the
+// caller's default; the service fills both in), the initial mapping and the
+// balance. The caller sets the graph and the allocation. InvalidArgument names
+// the field ("objective: unknown objective 'x' ...").
+absl::StatusOr<SolveRequest> SolveRequestFromProto(const v1::MapRequest& request);
+// The inverse (the graph, the machine and the allocation are the caller's).
+void SolveRequestToProto(const SolveRequest& request, v1::MapRequest* out);
+// An Evaluate request's: the given slots, routing, busiest links, the balance.
+absl::StatusOr<EvaluateRequest> EvaluateRequestFromProto(const v1::EvaluateRequest& request);
 void BalanceReportToProto(const LoadBalanceReport& report, v1::BalanceReply* out);
 LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& reply);
 

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/balance/solve_balanced.h"
 #include "core/io/machine_spec.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_balanced.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/convert/convert.h"

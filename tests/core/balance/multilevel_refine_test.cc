@@ -7,7 +7,7 @@
 #include "core/balance/balance_problem.h"
 #include "core/balance/balance_search.h"
 #include "core/balance/construct.h"
-#include "core/mappers/random_stream.h"
+#include "core/search/random_stream.h"
 #include "gtest/gtest.h"
 #include "tests/core/mappers/search_test_util.h"
 

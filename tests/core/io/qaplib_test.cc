@@ -11,7 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "core/io/line_reader.h"
-#include "core/mappers/exact.h"
+#include "core/mappers/local_search/exact.h"
 #include "core/metrics/gilmore_lawler.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/qap.h"

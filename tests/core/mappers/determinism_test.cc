@@ -10,7 +10,9 @@
 
 #include "core/graph/generators.h"
 #include "core/mappers/mapper.h"
-#include "core/mappers/solve.h"
+#include "core/mappers/portfolio/registry.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_mapping.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"
 

@@ -2,10 +2,12 @@
 #include <memory>
 
 #include "core/graph/task_graph.h"
-#include "core/mappers/axis_order.h"
+#include "core/mappers/baseline/axis_order.h"
 #include "core/mappers/mapper.h"
-#include "core/mappers/solve.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_mapping.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

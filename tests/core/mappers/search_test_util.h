@@ -12,7 +12,7 @@
 
 #include "core/graph/generators.h"
 #include "core/graph/task_graph.h"
-#include "core/mappers/random_stream.h"
+#include "core/search/random_stream.h"
 #include "core/topology/allocation.h"
 #include "core/topology/distance_matrix.h"
 #include "core/topology/torus.h"

@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "core/graph/task_graph.h"
-#include "core/mappers/random_stream.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/lower_bound.h"
+#include "core/search/random_stream.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"
 

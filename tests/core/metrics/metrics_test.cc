@@ -3,10 +3,10 @@
 #include <numeric>
 
 #include "core/graph/task_graph.h"
-#include "core/mappers/random_stream.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/link_loads.h"
 #include "core/metrics/lower_bound.h"
+#include "core/search/random_stream.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/mappers/random_stream.h"
+#include "core/search/random_stream.h"
 #include "core/topology/allocation.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"

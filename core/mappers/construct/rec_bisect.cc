@@ -1,0 +1,17 @@
+#include "core/mappers/construct/rec_bisect.h"
+
+namespace hopmap {
+
+absl::StatusOr<MapOutput> RecursiveBisectionMapper::Map(const MapInput& input) const {
+  if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
+  if (absl::Status s = options_.Validate(); !s.ok()) return s;
+  Bisection bisection = RecursiveBisection(
+      {.graph = input.graph, .allocation = input.allocation, .seed = input.options.seed}, options_,
+      input.stop);
+  MapOutput out;
+  out.slot_of_task = std::move(bisection.slot_of_task);
+  if (bisection.stopped) out.variant = "time limit: last levels in split order";
+  return out;
+}
+
+}  // namespace hopmap

@@ -1,0 +1,542 @@
+#include "core/mappers/portfolio/portfolio.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/mappers/construct/rec_bisect.h"
+#include "core/mappers/local_search/grasp.h"
+#include "core/mappers/local_search/iterated_refine.h"
+#include "core/mappers/local_search/refine.h"
+#include "core/metrics/hop_bytes.h"
+#include "core/metrics/link_loads.h"
+#include "core/metrics/lower_bound.h"
+#include "core/search/placement.h"
+#include "core/search/position_graph.h"
+#include "core/search/random_stream.h"
+#include "tbb/task_group.h"
+
+namespace hopmap {
+
+std::string CandidateName(const std::string& mapper, const std::string& variant) {
+  return variant.empty() ? mapper : absl::StrCat(mapper, "(", variant, ")");
+}
+
+absl::Status PortfolioPlan::Validate() const {
+  if (constructions.empty()) {
+    return absl::InvalidArgumentError("portfolio plan: no constructions");
+  }
+  if (refine_best < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: refine_best must be >= 0, got ", refine_best));
+  }
+  if (!(refine_within >= 1) || !std::isfinite(refine_within)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: refine_within must be >= 1, got ", refine_within));
+  }
+  if (grasp_slot_limit < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: grasp_slot_limit must be >= 0, got ", grasp_slot_limit));
+  }
+  if (restarts < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: restarts must be >= 0, got ", restarts));
+  }
+  if (!(anneal_share >= 0 && anneal_share < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: anneal_share must be in [0, 1), got ", anneal_share));
+  }
+  if (!(anneal_min_edge_rate >= 0) || !std::isfinite(anneal_min_edge_rate)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: anneal_min_edge_rate must be >= 0, got ", anneal_min_edge_rate));
+  }
+  if (!(anneal_edge_rate > 0) || !std::isfinite(anneal_edge_rate)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: anneal_edge_rate must be > 0, got ", anneal_edge_rate));
+  }
+  if (absl::Status s = anneal.Validate(); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
+PortfolioPlan DefaultPortfolioPlan() {
+  PortfolioPlan plan;
+  plan.anneal.chains = 1;
+  plan.anneal.moves_per_task = 2000;
+  plan.anneal.start_temperature = 0.15;
+  // A schedule the deadline cuts ends warm, and on the jobs where that happens
+  // (above ~11k tasks, where the annealing starts late) that did as well or better
+  // than cooling over fewer moves: rgg 16384 on the fragmented allocation, 3 runs
+  // each, cut 0.840-0.846 x Scotch, cooled 0.844-0.853.
+  plan.anneal.cool_to_deadline = false;
+  // Cheap baselines first (a solve always has them), then the grid constructions
+  // (they refuse unless the analyzer finds a near-neighbour grid), then the general
+  // constructions of issue 4.
+  plan.constructions = {"in-order",   "axis-order", "round-robin", "fold",  "stack", "cart-greedy",
+                        "hilbert",    "mxov-al",    "affn",        "step",  "pairs", "gge",
+                        "rec-bisect", "mahd",       "ohtma",       "exact", "hybrid"};
+  // ohtma's exchange pass is O(n^2 deg) (bench/mapper_timing); exact proves n <= 12
+  // in well under a second (bench/qaplib_exact) and may take minutes beyond.
+  // mahd never came near gge or rec-bisect above 65,536 tasks (random geometric and
+  // stencils, 65k-1M tasks: 1.3-4x their hop-bytes) and costs 8 CPU-seconds at 1M
+  // that the others need.
+  // rec-bisect needs ~50 s for 1M tasks on two cores (bench/README.md), more than the
+  // default budget leaves; hybrid (METIS k-way parts, then parts of parts) does not
+  // finish its leaves either but degrades gracefully, and on 1M-task irregular
+  // graphs it was 1.4-18x better than what auto had without it (bench/scaling.sh).
+  // Up to 262,144 tasks rec-bisect + refine beat it, and running both there cost
+  // auto 0.2-5.5% (they share the cores).
+  plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
+  plan.task_minimums = {{"hybrid", 262145}};
+  return plan;
+}
+
+int64_t DefaultGraspIterations(int64_t slots) {
+  const int64_t cube = std::max<int64_t>(slots, 1) * slots * slots;
+  return std::clamp<int64_t>(100'000'000 / cube, 1, 64);
+}
+
+namespace {
+
+// Keeps the best result and the few best distinct ones to refine. Candidates are
+// added from several threads in whatever order they finish; every decision depends
+// only on (score, index), where the index is the candidate's place in the plan, so
+// the outcome does not depend on the order (ties go to the lower index).
+class CandidateBook {
+ public:
+  CandidateBook(const MapInput& input, int32_t keep)
+      : input_(input),
+        congestion_(input.options.objective == Objective::kCongestion),
+        keep_(keep),
+        start_(absl::Now()) {}
+
+  // Scores `slots` and records it as candidate `name` at plan position `index`;
+  // keeps it if it is among the best. `started` is when the candidate began.
+  HopBytes Add(int32_t index, const std::string& name, std::vector<SlotId> slots,
+               absl::Time started) {
+    Candidate candidate;
+    candidate.algorithm = name;
+    candidate.hop_bytes = ComputeHopBytes(input_.graph, input_.allocation, slots);
+    if (congestion_) {
+      candidate.max_link_load =
+          ComputeLinkLoads(input_.graph, input_.allocation, slots, input_.options.routing).max_load;
+    }
+    candidate.seconds = absl::ToDoubleSeconds(absl::Now() - started);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (best_index_ < 0 || Better(candidate, index, best_score_, best_index_)) {
+      best_.slot_of_task = slots;
+      best_.winner = candidate.algorithm;
+      best_score_ = candidate;
+      best_index_ = index;
+    }
+    KeepForRefinement(candidate, index, std::move(slots));
+    Report(candidate);
+    const HopBytes hop_bytes = candidate.hop_bytes;
+    listed_.emplace_back(index, std::move(candidate));
+    return hop_bytes;
+  }
+  void AddError(int32_t index, const std::string& name, absl::string_view error,
+                absl::Time started) {
+    Candidate candidate;
+    candidate.algorithm = name;
+    candidate.error = std::string(error);
+    candidate.seconds = absl::ToDoubleSeconds(absl::Now() - started);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    listed_.emplace_back(index, std::move(candidate));
+  }
+
+  // Lists every candidate with an index in (winner, end) as not needed: `winner`
+  // reached the lower bound, and none after it in the plan could beat it.
+  void Supersede(int32_t winner, int32_t end) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::string name;
+    for (const auto& [index, c] : listed_) {
+      if (index == winner) name = c.algorithm;
+    }
+    for (auto& [index, c] : listed_) {
+      if (index <= winner || index >= end) continue;
+      c.hop_bytes = 0;
+      c.max_link_load = 0;
+      c.error = absl::StrCat("not needed: ", name, ", earlier in the plan, is at the lower bound");
+    }
+  }
+
+  // These are for the sequential stages between the concurrent ones.
+  [[nodiscard]] bool empty() const { return best_index_ < 0; }
+  [[nodiscard]] const std::vector<SlotId>& best_slots() const { return best_.slot_of_task; }
+  [[nodiscard]] HopBytes best_hop_bytes() const { return best_score_.hop_bytes; }
+  [[nodiscard]] const std::string& first_error() const {
+    static const std::string kNone = "none ran";
+    for (const auto& [index, c] : listed_) {
+      if (!c.error.empty()) return c.error;
+    }
+    return kNone;
+  }
+  // The kept results, best first: (candidate name, mapping); only those within
+  // `factor` of the best hop-bytes.
+  [[nodiscard]] std::vector<std::pair<std::string, std::vector<SlotId>>> TakeKept(double factor) {
+    std::vector<std::pair<std::string, std::vector<SlotId>>> out;
+    for (Kept& k : kept_) {
+      if (!out.empty() && static_cast<double>(k.hop_bytes) >
+                              factor * static_cast<double>(kept_.front().hop_bytes)) {
+        break;
+      }
+      out.emplace_back(std::move(k.name), std::move(k.slots));
+    }
+    kept_.clear();
+    return out;
+  }
+  // The best mapping, and every candidate in plan order.
+  MapOutput Finish() && {
+    std::stable_sort(listed_.begin(), listed_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [index, c] : listed_) best_.candidates.push_back(std::move(c));
+    return std::move(best_);
+  }
+
+ private:
+  struct Kept {
+    HopBytes hop_bytes;
+    int32_t index;
+    std::string name;
+    std::vector<SlotId> slots;
+  };
+
+  bool Better(const Candidate& a, int32_t a_index, const Candidate& b, int32_t b_index) const {
+    if (congestion_ && a.max_link_load != b.max_link_load) {
+      return a.max_link_load < b.max_link_load;
+    }
+    if (a.hop_bytes != b.hop_bytes) return a.hop_bytes < b.hop_bytes;
+    return a_index < b_index;
+  }
+  // Refinement works on hop-bytes: keep the `keep_` lowest distinct values (equal
+  // hop-bytes are usually the same mapping), each from its lowest-index candidate.
+  void KeepForRefinement(const Candidate& candidate, int32_t index, std::vector<SlotId> slots) {
+    if (keep_ == 0) return;
+    for (Kept& k : kept_) {
+      if (k.hop_bytes != candidate.hop_bytes) continue;
+      if (index < k.index)
+        k = Kept{candidate.hop_bytes, index, candidate.algorithm, std::move(slots)};
+      return;
+    }
+    auto at = std::find_if(kept_.begin(), kept_.end(),
+                           [&](const Kept& k) { return candidate.hop_bytes < k.hop_bytes; });
+    if (at == kept_.end() && static_cast<int32_t>(kept_.size()) >= keep_) return;
+    kept_.insert(at, Kept{candidate.hop_bytes, index, candidate.algorithm, std::move(slots)});
+    if (static_cast<int32_t>(kept_.size()) > keep_) kept_.pop_back();
+  }
+  void Report(const Candidate& candidate) const {
+    if (input_.on_progress == nullptr || !*input_.on_progress) return;
+    Progress progress;
+    progress.elapsed_seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+    progress.candidate_finished = candidate.algorithm;
+    progress.candidate_hop_bytes = candidate.hop_bytes;
+    progress.best_algorithm = best_score_.algorithm;
+    progress.best_hop_bytes = best_score_.hop_bytes;
+    (*input_.on_progress)(progress);
+  }
+
+  const MapInput& input_;
+  const bool congestion_;
+  const int32_t keep_;
+  const absl::Time start_;
+  std::mutex mutex_;
+  MapOutput best_;
+  Candidate best_score_;
+  int32_t best_index_ = -1;
+  std::vector<Kept> kept_;
+  std::vector<std::pair<int32_t, Candidate>> listed_;
+};
+
+// The part of the budget the constructions may use.
+constexpr double kConstructionShare = 0.7;
+
+// The (name, tasks) entry for `name`, or -1.
+int64_t Lookup(const std::vector<std::pair<std::string, int64_t>>& entries,
+               const std::string& name) {
+  for (const auto& [entry, tasks] : entries) {
+    if (entry == name) return tasks;
+  }
+  return -1;
+}
+
+// Runs one construction and records its result (or why it has none); returns its
+// hop-bytes when it produced a mapping.
+std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const std::string& name,
+                                        int32_t index, const MapInput& shared,
+                                        CandidateBook& book) {
+  const absl::Time start = absl::Now();
+  absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(name);
+  absl::StatusOr<MapOutput> out =
+      mapper.ok() ? (*mapper)->Map(shared) : absl::StatusOr<MapOutput>(mapper.status());
+  if (out.ok()) {
+    if (absl::Status s =
+            ValidateMapping(shared.allocation, shared.graph.num_tasks(), out->slot_of_task);
+        !s.ok()) {
+      out = absl::InternalError(absl::StrCat(name, " returned an invalid mapping: ", s.message()));
+    }
+  }
+  if (!out.ok()) {
+    book.AddError(index, name, out.status().message(), start);
+    return std::nullopt;
+  }
+  return book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start);
+}
+
+// Iterated local search from `start`, then restarts from rec-bisect with other seeds
+// while the budget lasts; each result goes to the book under the next index.
+void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapInput& shared,
+                    std::vector<SlotId> start_slots, const PositionGraph* near, CandidateBook& book,
+                    int32_t& index) {
+  const int64_t num_tasks = input.graph.num_tasks();
+  const absl::Time start = absl::Now();
+  // Rounds are bounded by a count of work (not the clock, so runs are
+  // reproducible): about half of the time limit at the ~3e7 edges scanned per second
+  // measured on the development machine.
+  const int64_t rounds =
+      input.options.iteration_limit > 0 ? input.options.iteration_limit : plan.perturbations;
+  const double work_budget = 0.5 * EffectiveTimeLimitSeconds(input.options, num_tasks) * 3e7;
+  std::vector<SlotId> improved =
+      PerturbAndRefine(input.graph, input.allocation, std::move(start_slots), rounds, work_budget,
+                       input.options.seed, input.stop);
+  book.Add(index++, "perturb+refine", std::move(improved), start);
+  for (int32_t restart = 1;
+       restart <= plan.restarts && num_tasks <= plan.restart_max_tasks && !input.stop.ShouldStop();
+       ++restart) {
+    const absl::Time restart_start = absl::Now();
+    MapperOptions options = input.options;
+    options.seed = RandomStream(input.options.seed, static_cast<uint64_t>(restart)).Next();
+    const MapInput restart_input{shared.graph, shared.allocation, options, input.stop};
+    absl::StatusOr<MapOutput> out = RecursiveBisectionMapper().Map(restart_input);
+    if (!out.ok() || input.stop.ShouldStop()) break;
+    Placement placement(input.graph, input.allocation, std::move(out->slot_of_task));
+    RefinePlacement(placement, RefineOptions{}, input.stop, {}, near);
+    std::vector<SlotId> searched =
+        PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
+                         work_budget, options.seed, input.stop);
+    book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
+             std::move(searched), restart_start);
+  }
+}
+
+}  // namespace
+
+int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_tasks) const {
+  const int64_t edges = input.graph.num_edges();
+  if (input.options.objective != Objective::kHopBytes || edges == 0 || plan_.anneal_share <= 0) {
+    return 0;
+  }
+  // The caller's iteration cap is the moves per task (as for the anneal mapper).
+  if (input.options.iteration_limit > 0) return input.options.iteration_limit;
+  // A move scans the edges of the two tasks exchanged: 2 x the mean degree = 4 E / n
+  // per move, so a chain's moves per task are share x budget x rate / (4 E).
+  const double budget = EffectiveTimeLimitSeconds(input.options, num_tasks);
+  const double edges_per_second = std::max(
+      plan_.anneal_min_edge_rate,
+      plan_.anneal_edge_rate / std::sqrt(static_cast<double>(std::max<int64_t>(num_tasks, 1))));
+  const double moves =
+      plan_.anneal_share * budget * edges_per_second / (4.0 * static_cast<double>(edges));
+  if (moves < static_cast<double>(plan_.anneal_min_moves_per_task)) return 0;
+  return static_cast<int64_t>(std::min(moves, 1e12));
+}
+
+absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
+  if (absl::Status s = plan_.Validate(); !s.ok()) return s;
+  CandidateBook book(input, plan_.refine_best);
+  // One analysis for every candidate (the grid constructions need the pattern).
+  PatternReport pattern;
+  MapInput shared = input;
+  if (input.pattern == nullptr) {
+    absl::StatusOr<PatternReport> found = AnalyzePattern(input.graph);
+    if (found.ok()) {
+      pattern = *std::move(found);
+      shared.pattern = &pattern;
+    }
+  }
+  // Progress goes through the book (one report per candidate, with the best so far).
+  shared.on_progress = nullptr;
+  const int64_t num_tasks = input.graph.num_tasks();
+  // The lower bound first: a candidate that reaches it is optimal, and the
+  // constructions after it in the plan are stopped: they cannot win (ties go to the
+  // earlier candidate), so stopping them does not change the answer.
+  const LowerBound bound = ComputeLowerBound(input.graph, input.allocation, shared.pattern);
+  const bool provable = input.options.objective == Objective::kHopBytes;
+  const int32_t first_construction = input.initial != nullptr ? 1 : 0;
+  const int32_t end_of_constructions =
+      first_construction + static_cast<int32_t>(plan_.constructions.size());
+  std::vector<std::atomic<bool>> superseded(plan_.constructions.size());
+  std::atomic<int32_t> optimal_index{end_of_constructions};
+  auto check_optimal = [&](int32_t at, std::optional<HopBytes> hop_bytes) {
+    if (!provable || !hop_bytes || *hop_bytes > bound.value) return;
+    int32_t known = optimal_index.load();
+    while (at < known && !optimal_index.compare_exchange_weak(known, at)) {
+    }
+    for (int32_t j = std::max(at + 1, first_construction); j < end_of_constructions; ++j) {
+      superseded[j - first_construction].store(true, std::memory_order_relaxed);
+    }
+  };
+  int32_t index = 0;
+  // The caller's mapping (a runtime's current placement) competes like a
+  // construction, so it is refined when it is among the best.
+  if (input.initial != nullptr) {
+    check_optimal(index, book.Add(index, "initial", *input.initial, absl::Now()));
+    ++index;
+  }
+
+  // Constructions, all at once on the caller's TBB arena (each may run parallel
+  // loops of its own). The first always runs, so a solve returns something even
+  // when the budget is gone before it starts; the others are skipped once the
+  // deadline has passed. Each is deterministic, and the book decides by (score,
+  // plan index), so the result does not depend on which finishes first.
+  // They may use 70% of the budget: the pair exchanges after them gain 5-10% on
+  // large irregular jobs and need the rest.
+  const absl::Time start = absl::Now();
+  const StopCondition construction_stop =
+      input.stop.Until(start + (input.stop.deadline() - start) * kConstructionShare);
+  tbb::task_group constructions;
+  bool first = input.initial == nullptr;
+  for (const std::string& name : plan_.constructions) {
+    const int32_t at = index++;
+    if (const int64_t limit = Lookup(plan_.task_limits, name); limit >= 0 && num_tasks > limit) {
+      book.AddError(at, name, absl::StrCat("skipped: more than ", limit, " tasks"), absl::Now());
+      continue;
+    }
+    if (const int64_t least = Lookup(plan_.task_minimums, name); num_tasks < least) {
+      book.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
+      continue;
+    }
+    const bool must_run = first;
+    first = false;
+    constructions.run([&, at, must_run] {
+      const StopCondition own_stop = construction_stop.Or(&superseded[at - first_construction]);
+      if (!must_run && own_stop.ShouldStop()) {
+        book.AddError(at, name, "not started: the time limit was reached", absl::Now());
+        return;
+      }
+      const MapInput own{shared.graph,
+                         shared.allocation,
+                         shared.options,
+                         own_stop,
+                         /*on_progress=*/nullptr,
+                         shared.pattern,
+                         shared.initial};
+      check_optimal(at, RunConstruction(*registry_, name, at, own, book));
+    });
+  }
+  constructions.wait();
+  if (book.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no candidate produced a mapping; first error: ", book.first_error()));
+  }
+  if (const int32_t optimal = optimal_index.load(); optimal < end_of_constructions) {
+    book.Supersede(optimal, end_of_constructions);
+  }
+
+  auto finish = [&book, &bound] {
+    MapOutput out = std::move(book).Finish();
+    out.lower_bound = bound;
+    return out;
+  };
+  // A construction at the lower bound is optimal: nothing left to search for.
+  if (input.options.objective == Objective::kHopBytes && book.best_hop_bytes() <= bound.value) {
+    return finish();
+  }
+
+  // Pair exchanges from the best few constructions, concurrently: they repair what
+  // each construction got wrong (fragmented allocations, irregular graphs).
+  // A start far above the best seldom overtakes it after refinement (on 8192
+  // random-geometric tasks, mahd at 2.2x the best refined to 1.5x) and costs the most.
+  std::vector<std::pair<std::string, std::vector<SlotId>>> kept =
+      book.TakeKept(plan_.refine_within);
+  std::optional<PositionGraph> near;
+  if (!kept.empty() && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
+    near = PositionGraph::Build(input.allocation);
+  }
+  tbb::task_group refines;
+  // An element, not a structured binding: clang before 16 cannot capture bindings.
+  for (auto& candidate : kept) {
+    const int32_t at = index++;
+    refines.run([&, at] {
+      if (input.stop.ShouldStop()) return;
+      const absl::Time start = absl::Now();
+      Placement placement(input.graph, input.allocation, std::move(candidate.second));
+      RefinePlacement(placement, RefineOptions{}, input.stop, {}, near ? &*near : nullptr);
+      book.Add(at, absl::StrCat("refine(", candidate.first, ")"), std::move(placement).Release(),
+               start);
+    });
+  }
+  refines.wait();
+
+  // Larger problems: iterated local search and restarts from the best so far, and
+  // beside them (on another core: they are mostly sequential) simulated annealing
+  // from the same start.
+  const bool large = input.allocation.num_slots() > plan_.grasp_slot_limit;
+  if (large && !input.stop.ShouldStop() && input.graph.num_edges() > 0) {
+    if (!near && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
+      near = PositionGraph::Build(input.allocation);
+    }
+    const std::vector<SlotId> start_slots = book.best_slots();
+    tbb::task_group beside;
+    const int64_t anneal_moves = AnnealMovesPerTask(input, num_tasks);
+    if (anneal_moves > 0) {
+      const int32_t at = index++;
+      beside.run([&, at, anneal_moves] {
+        const absl::Time start = absl::Now();
+        AnnealOptions options = plan_.anneal;
+        options.moves_per_task = anneal_moves;
+        // Longer runs start hotter. The plan's temperature suits runs of up to
+        // anneal.moves_per_task (2000) moves per task; with 11,305 (rgg 4096 on 16^3,
+        // --time-limit 30) 2.4x that did better (0.854 against 0.859 x Scotch), and
+        // 50,000-move runs did best at about 3x.
+        options.start_temperature *=
+            std::clamp(std::sqrt(static_cast<double>(anneal_moves) /
+                                 static_cast<double>(plan_.anneal.moves_per_task)),
+                       1.0, 10.0 / 3);
+        AnnealStats stats;
+        std::vector<SlotId> annealed =
+            Anneal(input.graph, input.allocation, start_slots, options, input.options.seed,
+                   input.stop, near ? &*near : nullptr, &stats);
+        // (The plan does not cool to the deadline, so a cut chain is "stopped early".)
+        book.Add(at,
+                 absl::StrCat("anneal(", anneal_moves, " moves per task",
+                              stats.stopped_early ? ", stopped early" : "", ")"),
+                 std::move(annealed), start);
+      });
+    }
+    if (plan_.perturbations > 0) {
+      IteratedSearch(plan_, input, shared, start_slots, near ? &*near : nullptr, book, index);
+    }
+    beside.wait();
+  }
+
+  // Small problems: GRASP with robust tabu search from the best so far.
+  if (input.allocation.num_slots() <= plan_.grasp_slot_limit && !input.stop.ShouldStop() &&
+      input.graph.num_edges() > 0) {
+    const absl::Time start = absl::Now();
+    MapperOptions options = input.options;
+    if (options.iteration_limit == 0) {
+      options.iteration_limit = DefaultGraspIterations(input.allocation.num_slots());
+    }
+    std::vector<SlotId> initial = book.best_slots();
+    const MapInput grasp_input{shared.graph,
+                               shared.allocation,
+                               options,
+                               shared.stop,
+                               /*on_progress=*/nullptr,
+                               shared.pattern,
+                               &initial};
+    absl::StatusOr<MapOutput> out = GraspMapper().Map(grasp_input);
+    if (out.ok()) {
+      book.Add(index++, "grasp", std::move(out->slot_of_task), start);
+    } else {
+      book.AddError(index++, "grasp", out.status().message(), start);
+    }
+  }
+  return finish();
+}
+
+}  // namespace hopmap

@@ -1,0 +1,16 @@
+// The built-in algorithms: the one list of every mapper hopmap knows by name.
+#ifndef HOPMAP_CORE_MAPPERS_PORTFOLIO_REGISTRY_H_
+#define HOPMAP_CORE_MAPPERS_PORTFOLIO_REGISTRY_H_
+
+#include "core/mappers/mapper.h"
+
+namespace hopmap {
+
+// The one place every built-in algorithm is registered (no static initialisers).
+void RegisterBuiltinMappers(MapperRegistry& registry);
+// A registry holding the built-in mappers, built on first use.
+const MapperRegistry& BuiltinMappers();
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_MAPPERS_PORTFOLIO_REGISTRY_H_

@@ -1,0 +1,79 @@
+#include "core/solve/measure.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/metrics/hop_bytes.h"
+
+namespace hopmap {
+
+void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routing routing,
+                    MappingReport& report, const std::optional<LowerBound>& known_bound,
+                    std::span<const SlotId> baseline) {
+  report.tasks = graph.num_tasks();
+  report.slots = allocation.num_slots();
+  report.machine = allocation.machine().Spec();
+  report.nodes = allocation.num_nodes();
+  report.cores_per_node = allocation.cores_per_node();
+  report.node_of_task.resize(report.slot_of_task.size());
+  report.core_of_task.resize(report.slot_of_task.size());
+  for (size_t t = 0; t < report.slot_of_task.size(); ++t) {
+    report.node_of_task[t] = allocation.NodeOfSlot(report.slot_of_task[t]);
+    report.core_of_task[t] = allocation.CoreOfSlot(report.slot_of_task[t]);
+  }
+  report.hop_bytes = ComputeHopBytes(graph, allocation, report.slot_of_task);
+  report.total_bytes = graph.total_bytes();
+  report.self_bytes = graph.self_bytes();
+  report.avg_hops_per_byte = graph.total_bytes() > 0 ? static_cast<double>(report.hop_bytes) /
+                                                           static_cast<double>(graph.total_bytes())
+                                                     : 0.0;
+  report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
+  report.routing = routing;
+  if (const int64_t links = allocation.machine().num_links() > 0
+                                ? RouteLinkCount(graph, allocation, report.slot_of_task)
+                                : 0;
+      links > kMaxReportRouteLinks) {
+    report.link_loads = LinkLoads{};
+    report.link_loads_skipped = absl::StrCat("the routes cross ", links, " links, more than ",
+                                             kMaxReportRouteLinks, " (the report's limit)");
+  } else {
+    report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
+  }
+  report.lower_bound = known_bound ? *known_bound : ComputeLowerBound(graph, allocation);
+  if (report.lower_bound.value > 0) {
+    report.gap =
+        static_cast<double>(report.hop_bytes) / static_cast<double>(report.lower_bound.value);
+  } else if (report.hop_bytes == 0) {
+    report.gap = 1.0;
+  }
+  if (baseline.empty()) {
+    std::vector<SlotId> in_order(graph.num_tasks());
+    std::iota(in_order.begin(), in_order.end(), 0);
+    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, in_order);
+  } else {
+    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
+  }
+  report.improvement = report.baseline_hop_bytes > 0
+                           ? 1.0 - static_cast<double>(report.hop_bytes) /
+                                       static_cast<double>(report.baseline_hop_bytes)
+                           : 0.0;
+}
+
+void AddBusiestLinks(const Allocation& allocation, int count, MappingReport& report) {
+  report.busiest_links.clear();
+  const std::vector<double>& loads = report.link_loads.bytes_on_link;
+  if (count <= 0 || loads.empty()) return;
+  std::vector<int64_t> order(loads.size());
+  std::iota(order.begin(), order.end(), 0);
+  const size_t k = std::min<size_t>(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+    return loads[a] != loads[b] ? loads[a] > loads[b] : a < b;
+  });
+  for (size_t i = 0; i < k && loads[order[i]] > 0; ++i) {
+    report.busiest_links.push_back({allocation.machine().LinkName(order[i]), loads[order[i]]});
+  }
+}
+
+}  // namespace hopmap

@@ -1,0 +1,42 @@
+// SolveBalancedMapping / EvaluateBalancedMapping: the balanced problem's `hopmap
+// map` and `hopmap eval` (and the daemon's), as one MappingReport with its
+// LoadBalanceReport.
+#ifndef HOPMAP_CORE_SOLVE_SOLVE_BALANCED_H_
+#define HOPMAP_CORE_SOLVE_SOLVE_BALANCED_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/balance/balance_problem.h"
+#include "core/solve/solve_mapping.h"
+
+namespace hopmap {
+
+// The budget of a balanced solve whose caller gave none: sized to the slots, not
+// the objects (a load balancer runs every few steps and must answer fast), so
+// DefaultTimeLimitSeconds(slots); the searches usually converge well before it.
+double DefaultBalanceTimeLimitSeconds(int64_t num_slots);
+
+// Places input's objects with the named balancer (BuiltinBalancers) inside a
+// task_arena of options.threads, within options' time limit, and measures the
+// result. InvalidArgument for a bad input (ValidateBalanceInput), the congestion
+// objective (the balanced solve minimises hop-bytes) or hop-bytes that could
+// overflow; NotFound for an unknown algorithm. control.initial is not used (the
+// current placement is input.current_slot).
+absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
+                                                   absl::string_view algorithm,
+                                                   const MapperOptions& options,
+                                                   const BalanceOptions& balance,
+                                                   const SolveControl& control = {});
+
+// Measures a given placement (any number of objects per slot, every slot in
+// range) against input's loads, current placement and balance options.
+absl::StatusOr<MappingReport> EvaluateBalancedMapping(const BalanceInput& input,
+                                                      std::vector<SlotId> slot_of_task,
+                                                      const BalanceOptions& balance,
+                                                      Routing routing, int threads = 0);
+
+}  // namespace hopmap
+
+#endif  // HOPMAP_CORE_SOLVE_SOLVE_BALANCED_H_

@@ -1,0 +1,217 @@
+#include "core/mappers/local_search/refine.h"
+
+#include <numeric>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "core/graph/generators.h"
+#include "core/metrics/hop_bytes.h"
+#include "gtest/gtest.h"
+#include "tbb/task_arena.h"
+#include "tests/core/mappers/search_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::BruteHopBytes;
+using ::hopmap::testing::FirstImprovingExchange;
+using ::hopmap::testing::FragmentedTorusAllocation;
+using ::hopmap::testing::RandomGraph;
+
+StopCondition NoStop() { return StopCondition(absl::InfiniteFuture()); }
+
+std::vector<SlotId> ShuffledMapping(TaskId tasks, int64_t slots, uint64_t seed) {
+  std::vector<SlotId> all(slots);
+  std::iota(all.begin(), all.end(), 0);
+  RandomStream random(seed, 0);
+  random.Shuffle(std::span<SlotId>(all));
+  all.resize(tasks);
+  return all;
+}
+
+// With all pairs tried, refine stops at a true 2-exchange local optimum: no
+// exchange of two slots' occupants (tasks or empty) lowers the recomputed
+// hop-bytes. Several cores per node, a fragmented allocation, empty slots.
+TEST(RefineTest, ReachesLocalOptimumCheckedByBruteForce) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const Allocation allocation = FragmentedTorusAllocation({0, 3, 5, 9, 14, 17, 22, 23}, 3);
+    const TaskGraph graph = RandomGraph(20, 0.25, 50, seed);  // 24 slots, 4 empty
+    std::vector<SlotId> start = ShuffledMapping(20, allocation.num_slots(), seed);
+    const HopBytes start_hb = BruteHopBytes(graph, allocation, start);
+    Placement placement(graph, allocation, start);
+    const RefineStats stats = RefinePlacement(placement, RefineOptions{}, NoStop());
+    EXPECT_TRUE(stats.local_optimum);
+    const std::vector<SlotId>& mapping = placement.slot_of_task();
+    ASSERT_TRUE(ValidateMapping(allocation, graph.num_tasks(), mapping).ok());
+    const HopBytes hb = BruteHopBytes(graph, allocation, mapping);
+    EXPECT_EQ(placement.hop_bytes(), hb);
+    EXPECT_LE(hb, start_hb);
+    // Brute force: every exchange of two slots, applied to a copy.
+    const auto improving = FirstImprovingExchange(graph, allocation, mapping);
+    ASSERT_FALSE(improving.has_value())
+        << "seed " << seed << ": exchanging slots " << improving->first << " and "
+        << improving->second << " improves";
+  }
+}
+
+// Neighbour-only candidates (the large-graph mode): hop-bytes never increase,
+// stay exact, and the result does not depend on the thread count.
+TEST(RefineTest, NeighbourModeImprovesExactlyAndIsThreadIndependent) {
+  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({6, 6, 6}, {true, true, true}));
+  std::vector<NodeId> nodes;
+  for (NodeId v = 0; v < 216; v += 2) nodes.push_back(v);  // every other node: fragmented
+  const Allocation allocation = *Allocation::Create(torus, nodes, 4);  // 432 slots
+  GeneratorOptions gen;
+  gen.kind = "stencil3d-7";
+  gen.dims = {8, 7, 7};  // 392 tasks: 40 slots stay empty
+  const TaskGraph graph = *GenerateGraph(gen);
+  RefineOptions options;
+  options.all_pairs_slot_limit = 0;
+  options.block_size = 64;
+  const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 9);
+  const HopBytes start_hb = BruteHopBytes(graph, allocation, start);
+  std::vector<std::vector<SlotId>> results;
+  // All 4 cores of a neighbour's node, then a window of 3 of them that moves.
+  for (int threads : {1, 2, 2, 1, 2}) {
+    options.slots_per_node = results.size() < 3 ? 8 : 3;
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      Placement placement(graph, allocation, start);
+      RefinePlacement(placement, options, NoStop());
+      EXPECT_EQ(placement.hop_bytes(), BruteHopBytes(graph, allocation, placement.slot_of_task()));
+      EXPECT_LT(placement.hop_bytes(), start_hb / 2);
+      results.push_back(placement.slot_of_task());
+    });
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[1], results[2]);
+  EXPECT_EQ(results[3], results[4]);
+}
+
+// The active set (the default) still ends at a true 2-exchange local optimum in
+// all-pairs mode, on problems large enough for many active-set passes, and does
+// less work than searching every task on every pass.
+TEST(RefineTest, ActiveSetReachesBruteForceLocalOptimumWithLessWork) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({4, 4, 3}, {true, true, false}));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  const Allocation allocation = *Allocation::Create(torus, nodes, 2);  // 96 slots
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const TaskGraph graph = RandomGraph(90, 0.05, 20, seed);
+    const std::vector<SlotId> start = ShuffledMapping(90, allocation.num_slots(), seed);
+    RefineOptions full_options;
+    full_options.active_set = false;
+    Placement full(graph, allocation, start);
+    const RefineStats full_stats = RefinePlacement(full, full_options, NoStop());
+    Placement active(graph, allocation, start);
+    const RefineStats stats = RefinePlacement(active, RefineOptions{}, NoStop());
+    EXPECT_TRUE(full_stats.local_optimum);
+    ASSERT_TRUE(stats.local_optimum);
+    EXPECT_EQ(active.hop_bytes(), BruteHopBytes(graph, allocation, active.slot_of_task()));
+    EXPECT_LT(stats.work, full_stats.work) << "seed " << seed;
+    const auto improving = FirstImprovingExchange(graph, allocation, active.slot_of_task());
+    ASSERT_FALSE(improving.has_value())
+        << "seed " << seed << ": exchanging slots " << improving->first << " and "
+        << improving->second << " improves";
+  }
+}
+
+// Neighbour mode with the active set on a mid-size stencil: a confirmed local
+// optimum (the last pass was full and found nothing), the same mapping on 1 and 2
+// threads, and hop-bytes no worse than 2% above the every-task-every-pass search.
+TEST(RefineTest, ActiveSetNeighbourModeMatchesFullPassesAndThreads) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  RefineOptions options;
+  options.all_pairs_slot_limit = 0;
+  for (int32_t cores : {1, 4}) {
+    const Allocation allocation = *Allocation::Create(torus, nodes, cores, /*dense_limit=*/0);
+    GeneratorOptions gen;
+    gen.kind = "random-geometric";
+    gen.tasks = static_cast<int32_t>(allocation.num_slots()) - 7;
+    gen.seed = 3;
+    const TaskGraph graph = *GenerateGraph(gen);
+    const std::vector<SlotId> start =
+        ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 11);
+    std::vector<std::vector<SlotId>> results;
+    HopBytes active_hb = 0;
+    for (int threads : {1, 2}) {
+      tbb::task_arena arena(threads);
+      arena.execute([&] {
+        Placement placement(graph, allocation, start);
+        const RefineStats stats = RefinePlacement(placement, options, NoStop());
+        EXPECT_TRUE(stats.local_optimum);
+        EXPECT_EQ(placement.hop_bytes(),
+                  BruteHopBytes(graph, allocation, placement.slot_of_task()));
+        active_hb = placement.hop_bytes();
+        results.push_back(placement.slot_of_task());
+      });
+    }
+    EXPECT_EQ(results[0], results[1]) << cores << " cores";
+    RefineOptions full_options = options;
+    full_options.active_set = false;
+    Placement full(graph, allocation, start);
+    RefinePlacement(full, full_options, NoStop());
+    EXPECT_LE(active_hb, full.hop_bytes() + full.hop_bytes() / 50) << cores << " cores";
+  }
+}
+
+// `only`: the first pass searches those tasks; the result stays exact, never
+// worse, and a confirmed optimum means none of them has an improving exchange.
+TEST(RefineTest, OnlyTasksStayExact) {
+  const Allocation allocation = FragmentedTorusAllocation({0, 2, 3, 5, 8, 11, 13, 17, 19, 23}, 2);
+  const TaskGraph graph = RandomGraph(18, 0.3, 30, 6);
+  const std::vector<SlotId> start = ShuffledMapping(18, allocation.num_slots(), 6);
+  Placement placement(graph, allocation, start);
+  const HopBytes start_hb = placement.hop_bytes();
+  const std::vector<TaskId> only = {3, 7, 11};
+  const RefineStats stats = RefinePlacement(placement, RefineOptions{}, NoStop(), only);
+  EXPECT_TRUE(stats.local_optimum);
+  EXPECT_LE(placement.hop_bytes(), start_hb);
+  EXPECT_EQ(placement.hop_bytes(), BruteHopBytes(graph, allocation, placement.slot_of_task()));
+  // No exchange involving the slot of 3, 7 or 11 improves (all-pairs mode).
+  for (TaskId t : only) {
+    for (SlotId b = 0; b < allocation.num_slots(); ++b) {
+      EXPECT_GE(placement.SwapDelta(placement.slot_of(t), b), 0) << "task " << t << " slot " << b;
+    }
+  }
+}
+
+TEST(RefineTest, MapperRefinesTheInitialMappingAndRejectsABadOne) {
+  const Allocation allocation = FragmentedTorusAllocation({1, 2, 6, 7, 12, 13}, 2);
+  const TaskGraph graph = RandomGraph(11, 0.4, 9, 4);
+  const std::vector<SlotId> initial = ShuffledMapping(11, allocation.num_slots(), 2);
+  const MapperOptions options;
+  const StopCondition stop = NoStop();
+  RefineMapper mapper;
+  MapInput input{graph, allocation, options, stop};
+  input.initial = &initial;
+  absl::StatusOr<MapOutput> out = mapper.Map(input);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_LE(BruteHopBytes(graph, allocation, out->slot_of_task),
+            BruteHopBytes(graph, allocation, initial));
+  // Without an initial mapping it starts from its own.
+  input.initial = nullptr;
+  out = mapper.Map(input);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_TRUE(ValidateMapping(allocation, graph.num_tasks(), out->slot_of_task).ok());
+  const std::vector<SlotId> bad(11, 0);
+  input.initial = &bad;
+  EXPECT_FALSE(mapper.Map(input).ok());
+}
+
+TEST(RefineTest, OptionsValidate) {
+  EXPECT_TRUE(RefineOptions{}.Validate().ok());
+  RefineOptions options;
+  options.max_passes = 0;
+  EXPECT_FALSE(options.Validate().ok());
+  options = {};
+  options.block_size = 0;
+  EXPECT_FALSE(options.Validate().ok());
+}
+
+}  // namespace
+}  // namespace hopmap

@@ -1,0 +1,199 @@
+// auto runs its candidates concurrently: the answer must not depend on which
+// finishes first, every mapping must be valid, and a large job must work.
+#include "core/mappers/portfolio/portfolio.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/graph/generators.h"
+#include "core/mappers/portfolio/registry.h"
+#include "core/metrics/hop_bytes.h"
+#include "core/solve/report.h"
+#include "core/solve/solve_mapping.h"
+#include "core/topology/torus.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/mappers/search_test_util.h"
+
+namespace hopmap {
+namespace {
+
+std::shared_ptr<const Machine> Torus(std::vector<int32_t> dims) {
+  std::vector<bool> wrap(dims.size(), true);
+  return std::make_shared<TorusMachine>(*TorusMachine::Create(std::move(dims), std::move(wrap)));
+}
+
+// A valid mapping (every task placed once, no node over its cores), and the reported
+// hop-bytes are those of the returned mapping.
+void ExpectValid(const TaskGraph& graph, const Allocation& allocation,
+                 const MappingReport& report) {
+  testing::ExpectValidMapping(allocation, graph, report.slot_of_task);
+  EXPECT_EQ(report.hop_bytes, ComputeHopBytes(graph, allocation, report.slot_of_task));
+  EXPECT_LE(report.hop_bytes, report.baseline_hop_bytes);
+  EXPECT_LE(report.lower_bound.value, report.hop_bytes);
+}
+
+// Runs `plan` on (graph, allocation) with a 60 s budget the tests' plans never reach.
+absl::StatusOr<MapOutput> RunPlan(const PortfolioPlan& plan, const TaskGraph& graph,
+                                  const Allocation& allocation) {
+  const PortfolioMapper mapper(&BuiltinMappers(), plan);
+  MapperOptions options;
+  options.time_limit_seconds = 60;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  return mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+}
+
+// 8,192 tasks of a random geometric graph on a fragmented allocation (every
+// other block of 4 nodes of a 32x16x16 torus) with 4 cores per node: the shape of
+// the large jobs, small enough for a unit test.
+TEST(PortfolioTest, LargeFragmentedJobIsValidAndRepeatsItself) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 8192;
+  gen.seed = 3;
+  const TaskGraph graph = *GenerateGraph(gen);
+  std::vector<NodeId> nodes;
+  for (NodeId n = 0; n < 32 * 16 * 16; n += 8) {
+    for (NodeId k = 0; k < 4; ++k) nodes.push_back(n + k);
+  }
+  const Allocation allocation = *Allocation::Create(Torus({32, 16, 16}), nodes, 4);  // 16384 slots
+  MapperOptions options;
+  options.seed = 9;
+  options.threads = 2;
+  // The searches end on these caps, not on the clock, so two runs can be compared.
+  options.iteration_limit = 20;
+  options.time_limit_seconds = 600;
+  const absl::StatusOr<MappingReport> first = SolveMapping(graph, allocation, "auto", options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ExpectValid(graph, allocation, *first);
+  // Refinement, the local search, a restart or the annealing improve on the best
+  // construction here; with this budget every restart runs (they end on the
+  // iteration cap), and the annealing runs 20 moves per task.
+  EXPECT_THAT(first->algorithm,
+              ::testing::AnyOf(::testing::StartsWith("refine("), ::testing::Eq("perturb+refine"),
+                               ::testing::StartsWith("restart "),
+                               ::testing::Eq("anneal(20 moves per task)")));
+  EXPECT_THAT(first->candidates,
+              ::testing::Contains(::testing::Field(&Candidate::algorithm,
+                                                   ::testing::Eq("anneal(20 moves per task)"))));
+  EXPECT_EQ(
+      first->candidates.back().algorithm,
+      absl::StrCat("restart ", DefaultPortfolioPlan().restarts, ": rec-bisect+refine+perturb"));
+  const absl::StatusOr<MappingReport> again = SolveMapping(graph, allocation, "auto", options);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->slot_of_task, first->slot_of_task);
+  EXPECT_EQ(again->algorithm, first->algorithm);
+  ASSERT_EQ(again->candidates.size(), first->candidates.size());
+  for (size_t i = 0; i < first->candidates.size(); ++i) {
+    EXPECT_EQ(again->candidates[i].algorithm, first->candidates[i].algorithm);
+    EXPECT_EQ(again->candidates[i].hop_bytes, first->candidates[i].hop_bytes);
+  }
+}
+
+// Candidates are listed in plan order whatever order they finish in, and equal
+// scores go to the earlier one: in-order and round-robin are the same mapping with
+// one core per node, and in-order comes first.
+TEST(PortfolioTest, PlanOrderAndTiesToTheEarlierCandidate) {
+  GeneratorOptions gen;
+  gen.kind = "ring";
+  gen.tasks = 64;
+  const TaskGraph graph = *GenerateGraph(gen);
+  // Not at the lower bound: a ring laid row by row on a 4x4x4 torus has 2-hop edges.
+  const Allocation allocation = *Allocation::WholeMachine(Torus({4, 4, 4}));
+  PortfolioPlan plan;
+  plan.constructions = {"random", "in-order", "round-robin"};
+  plan.refine_best = 0;
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  plan.grasp_slot_limit = 0;
+  for (int run = 0; run < 5; ++run) {
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->candidates.size(), 3u);
+    EXPECT_EQ(out->candidates[0].algorithm, "random");
+    EXPECT_EQ(out->candidates[1].algorithm, "in-order");
+    EXPECT_EQ(out->candidates[2].algorithm, "round-robin");
+    EXPECT_EQ(out->candidates[1].hop_bytes, out->candidates[2].hop_bytes);
+    EXPECT_EQ(out->winner, "in-order");
+  }
+}
+
+// A construction at the lower bound is optimal: the constructions after it in the
+// plan are stopped and listed as not needed, on every run (whatever finished first).
+TEST(PortfolioTest, AConstructionAtTheBoundStopsTheLaterOnes) {
+  GeneratorOptions gen;
+  gen.kind = "stencil3d-7";
+  gen.dims = {8, 8, 8};
+  gen.wrap = true;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
+  PortfolioPlan plan;
+  plan.constructions = {"random", "in-order", "round-robin", "rec-bisect"};
+  for (int run = 0; run < 3; ++run) {
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(out->winner, "in-order");  // the identity is optimal here
+    ASSERT_TRUE(out->lower_bound.has_value());
+    ASSERT_EQ(out->candidates.size(), 4u);
+    EXPECT_TRUE(out->candidates[0].error.empty());
+    EXPECT_EQ(out->candidates[1].hop_bytes, out->lower_bound->value);
+    EXPECT_THAT(out->candidates[2].error, ::testing::HasSubstr("not needed: in-order"));
+    EXPECT_THAT(out->candidates[3].error, ::testing::HasSubstr("not needed: in-order"));
+  }
+}
+
+// Only the constructions within refine_within x the best hop-bytes are refined: a
+// refinement from a far worse start holds a core (and the searches after it) the
+// longest. The plan is invalid below 1.
+TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 1000;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  PortfolioPlan plan;
+  plan.constructions = {"in-order", "rec-bisect"};
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  auto names = [&](double refine_within) {
+    plan.refine_within = refine_within;
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
+    std::vector<std::string> listed;
+    if (!out.ok()) return std::vector<std::string>{std::string(out.status().message())};
+    for (const Candidate& c : out->candidates) listed.push_back(c.algorithm);
+    return listed;
+  };
+  // In order, a random geometric graph crosses several times the hops rec-bisect's do.
+  EXPECT_THAT(names(1.1), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)"));
+  EXPECT_THAT(names(1e9), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)",
+                                                 "refine(in-order)"));
+  EXPECT_THAT(names(0.9),
+              ::testing::ElementsAre(::testing::HasSubstr("refine_within must be >= 1")));
+}
+
+// With the budget gone before it starts, auto still returns the first construction
+// and lists the others as not started.
+TEST(PortfolioTest, ExpiredBudgetStillReturnsTheFirstConstruction) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 500;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
+  const MapperRegistry& registry = BuiltinMappers();
+  const PortfolioMapper mapper(&registry, DefaultPortfolioPlan());
+  MapperOptions options;
+  const StopCondition expired(absl::Now() - absl::Seconds(1));
+  const absl::StatusOr<MapOutput> out =
+      mapper.Map({graph, allocation, options, expired, nullptr, nullptr, nullptr});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->winner, "in-order");
+  for (const Candidate& c : out->candidates) {
+    if (c.algorithm == "in-order") continue;
+    EXPECT_FALSE(c.error.empty()) << c.algorithm;
+  }
+}
+
+}  // namespace
+}  // namespace hopmap
