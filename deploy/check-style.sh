@@ -2,12 +2,16 @@
 # The gates deploy/test.sh (and so CI) runs before it builds:
 #  - clang-format (Google style, .clang-format) on every C, C++ and Charm++ source of
 #    the project (not data/ or third_party/): a file that is not formatted fails;
-#  - the layering of the core: it never includes the service, the clients, the
-#    protocol or gRPC (server/, client/, proto/, hopmap/v1/, grpc); the stages below
-#    the mappers (graph, topology, metrics, analysis) and the mappers never include
-#    the load balancing (core/balance/).
-# Not yet checked: core/io including core/mappers and core/balance (the report and
-# its JSON still live in core/io; issue 33 moves them to a request layer).
+#  - the layering of the core (docs/architecture.md draws it): the core never
+#    includes the service, the clients, the protocol or gRPC (server/, client/,
+#    proto/, hopmap/v1/, grpc); each stage includes only the stages beneath it:
+#      graph, topology, analysis, metrics  <  search  <  bisection  <  mappers
+#      <  balance  <  solve, with io (the readers and writers) beside them over
+#      graph, topology, analysis and metrics only;
+#    inside core/mappers, the interface (mapper.h) includes no room, the rooms
+#    (baseline, grid, construct, local_search) none above them (local_search may use
+#    construct), and only portfolio/ (auto and the registry) sees them all; the
+#    balancers use the interface and the registry, never a room.
 # Warnings are errors in deploy/build.sh's build (-DHOPMAP_WERROR=ON).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -51,8 +55,30 @@ forbidden() {
 }
 forbidden "the core includes the service, a client, the protocol or gRPC" \
   'server/|client/|proto/|hopmap/v1/|grpc' 'core/'
-forbidden "a stage below load balancing includes core/balance" \
-  'core/balance/' 'core/graph/' 'core/topology/' 'core/metrics/' 'core/analysis/' \
-  'core/mappers/'
+above='core/(search|bisection|mappers|balance|solve|io)/'
+forbidden "a stage below the search machinery includes one above it" "$above" \
+  'core/graph/' 'core/topology/' 'core/metrics/' 'core/analysis/' 'core/types.h'
+forbidden "core/search includes a stage above it" 'core/(bisection|mappers|balance|solve|io)/' \
+  'core/search/'
+forbidden "core/bisection includes a stage above it" 'core/(mappers|balance|solve|io)/' \
+  'core/bisection/'
+forbidden "the mappers include load balancing, the request layer or io" \
+  'core/(balance|solve|io)/' 'core/mappers/'
+forbidden "load balancing includes the request layer, io, or a mapper's room" \
+  'core/(solve|io)/|core/mappers/(baseline|grid|construct|local_search)/' 'core/balance/'
+forbidden "core/io includes a solver stage" 'core/(search|bisection|mappers|balance|solve)/' \
+  'core/io/'
+forbidden "the mapper interface includes a room" 'core/mappers/[a-z_]+/' 'core/mappers/mapper.h' \
+  'core/mappers/mapper.cc'
+forbidden "a mapper room includes a room above it" 'core/mappers/(local_search|portfolio)/' \
+  'core/mappers/baseline/' 'core/mappers/grid/' 'core/mappers/construct/'
+forbidden "a mapper room includes another room beside it" \
+  'core/mappers/(grid|construct|local_search|portfolio)/' 'core/mappers/baseline/'
+forbidden "a mapper room includes another room beside it" \
+  'core/mappers/(baseline|construct|local_search|portfolio)/' 'core/mappers/grid/'
+forbidden "a mapper room includes another room beside it" \
+  'core/mappers/(baseline|grid|local_search|portfolio)/' 'core/mappers/construct/'
+forbidden "local search includes a room it does not build on" \
+  'core/mappers/(baseline|grid|portfolio)/' 'core/mappers/local_search/'
 [[ $status -eq 0 ]] && echo "check-style: formatting and layering hold"
 exit "$status"

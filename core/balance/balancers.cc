@@ -307,7 +307,7 @@ class AutoBalancer final : public Balancer {
           in.stop.Until(start + (in.stop.deadline() - start) * runs[i].share);
       absl::StatusOr<BalancerOutput> out =
           runs[i].balancer->Balance({in.problem, in.balance, in.options, stop, in.cap, &grid});
-      Candidate candidate{runs[i].name, 0, 0, Seconds(start), ""};
+      Candidate candidate{runs[i].name, 0, 0, Seconds(start), "", {}};
       if (!out.ok()) {
         candidate.error = std::string(out.status().message());
         best.candidates.push_back(std::move(candidate));

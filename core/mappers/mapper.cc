@@ -109,4 +109,11 @@ absl::Status CheckFits(const TaskGraph& graph, const Allocation& allocation) {
   return absl::OkStatus();
 }
 
+std::optional<double> FindStatistic(const std::vector<Statistic>& stats, absl::string_view name) {
+  for (const Statistic& s : stats) {
+    if (s.name == name) return s.value;
+  }
+  return std::nullopt;
+}
+
 }  // namespace hopmap

@@ -79,6 +79,17 @@ struct MapInput {
   const std::vector<SlotId>* initial = nullptr;
 };
 
+// One figure a mapper reports about its run: a count ("passes"), a flag (1 or 0,
+// "stopped_early") or a wall time (the name ends in "_seconds"). Figures never go
+// into names: the algorithm and its variant say what was chosen, these what it did.
+struct Statistic {
+  std::string name;
+  double value = 0;
+  bool operator==(const Statistic&) const = default;
+};
+// The value of the statistic `name`, if `stats` has it.
+std::optional<double> FindStatistic(const std::vector<Statistic>& stats, absl::string_view name);
+
 // One algorithm a solve tried, as the report lists it.
 struct Candidate {
   std::string algorithm;  // e.g. "axis-order(ZYXT)"
@@ -86,12 +97,15 @@ struct Candidate {
   double max_link_load = 0;  // filled when the objective is congestion
   double seconds = 0;
   std::string error;  // why it produced no mapping; empty when it did
+  std::vector<Statistic> stats;
 };
 
 struct MapOutput {
   std::vector<SlotId> slot_of_task;
   // The variant that won inside the mapper, e.g. "ZYXT" for axis-order; empty if none.
   std::string variant;
+  // What the mapper did (iterations, passes, stops), as figures.
+  std::vector<Statistic> stats;
   // Filled by portfolios (auto) with every algorithm they ran; the winner's name.
   std::vector<Candidate> candidates;
   std::string winner;

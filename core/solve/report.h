@@ -78,6 +78,7 @@ struct MappingReport {
   double solve_seconds = 0;
   double time_limit_seconds = 0;  // the budget the solve had (after defaults and caps)
   std::vector<Candidate> candidates;
+  std::vector<Statistic> stats;  // the winning candidate's (Candidate::stats)
   // Set by balanced solves (SolveBalancedMapping); then baseline_hop_bytes is the
   // current placement's, or a block distribution's without one.
   std::optional<LoadBalanceReport> balance;

@@ -1,6 +1,7 @@
 #include "core/solve/report_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -8,6 +9,19 @@
 namespace hopmap {
 
 namespace {
+
+// {"name": value, ...} in the mapper's order; counts print as integers.
+nlohmann::ordered_json StatsToJson(const std::vector<Statistic>& stats) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const Statistic& s : stats) {
+    if (s.value == std::trunc(s.value) && std::abs(s.value) < 9e15) {
+      j[s.name] = static_cast<int64_t>(s.value);
+    } else {
+      j[s.name] = s.value;
+    }
+  }
+  return j;
+}
 
 nlohmann::ordered_json BalanceToJson(const LoadBalanceReport& b) {
   nlohmann::ordered_json j;
@@ -80,9 +94,11 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
       cj["error"] = c.error;
     }
     cj["seconds"] = c.seconds;
+    cj["stats"] = StatsToJson(c.stats);
     candidates.push_back(std::move(cj));
   }
   j["candidates"] = std::move(candidates);
+  j["stats"] = StatsToJson(report.stats);
   if (!report.busiest_links.empty()) {
     Json links = Json::array();
     for (const LinkLoadEntry& l : report.busiest_links) {

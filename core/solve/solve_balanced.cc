@@ -172,7 +172,7 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
     if (out->candidates.empty()) {
       report.algorithm = std::string(algorithm);
       report.candidates.push_back(
-          {report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, ""});
+          {report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, "", {}});
     } else {
       report.algorithm = absl::StrCat(std::string(algorithm), "(", out->winner, ")");
       report.candidates = std::move(out->candidates);

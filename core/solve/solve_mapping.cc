@@ -71,11 +71,16 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
     report.time_limit_seconds = sized.time_limit_seconds;
     if (out->candidates.empty()) {
       report.algorithm = CandidateName(std::string(algorithm), out->variant);
-      Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, ""};
+      Candidate only{report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, "",
+                     out->stats};
       report.candidates.push_back(std::move(only));
+      report.stats = std::move(out->stats);
     } else {
       report.algorithm = out->winner;
       report.candidates = std::move(out->candidates);
+      for (const Candidate& c : report.candidates) {
+        if (c.algorithm == report.algorithm && c.error.empty()) report.stats = c.stats;
+      }
     }
     result = std::move(report);
   });

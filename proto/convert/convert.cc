@@ -280,6 +280,25 @@ absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::Allocatio
   return nodes;
 }
 
+namespace {
+
+void StatsToProto(const std::vector<Statistic>& stats,
+                  google::protobuf::RepeatedPtrField<v1::Statistic>* out) {
+  for (const Statistic& s : stats) {
+    v1::Statistic* p = out->Add();
+    p->set_name(s.name);
+    p->set_value(s.value);
+  }
+}
+
+std::vector<Statistic> StatsFromProto(const google::protobuf::RepeatedPtrField<v1::Statistic>& p) {
+  std::vector<Statistic> stats;
+  for (const v1::Statistic& s : p) stats.push_back({s.name(), s.value()});
+  return stats;
+}
+
+}  // namespace
+
 void ReportToProto(const MappingReport& r, v1::MapReply* out) {
   out->set_tasks(r.tasks);
   out->set_slots(r.slots);
@@ -315,7 +334,9 @@ void ReportToProto(const MappingReport& r, v1::MapReply* out) {
     pc->set_max_link_load(c.max_link_load);
     pc->set_seconds(c.seconds);
     pc->set_error(c.error);
+    StatsToProto(c.stats, pc->mutable_stats());
   }
+  StatsToProto(r.stats, out->mutable_stats());
   for (const LinkLoadEntry& l : r.busiest_links) {
     v1::LinkLoad* pl = out->add_busiest_links();
     pl->set_link(l.link);
@@ -356,9 +377,10 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   r.time_limit_seconds = p.time_limit_seconds();
   r.link_loads_skipped = p.link_loads_skipped();
   for (const v1::Candidate& c : p.candidates()) {
-    r.candidates.push_back(
-        {c.algorithm(), c.hop_bytes(), c.max_link_load(), c.seconds(), c.error()});
+    r.candidates.push_back({c.algorithm(), c.hop_bytes(), c.max_link_load(), c.seconds(), c.error(),
+                            StatsFromProto(c.stats())});
   }
+  r.stats = StatsFromProto(p.stats());
   for (const v1::LinkLoad& l : p.busiest_links()) r.busiest_links.push_back({l.link(), l.bytes()});
   if (p.has_balance()) r.balance = BalanceReportFromProto(p.balance());
   return r;

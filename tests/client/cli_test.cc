@@ -284,6 +284,10 @@ TEST(MapInitialTest, RefineAndAutoStartFromTheGivenMapping) {
   EXPECT_LT(r["hop_bytes"].get<int64_t>(), given["hop_bytes"].get<int64_t>());
   EXPECT_NE(r["algorithm"].get<std::string>().find("from initial"), std::string::npos)
       << r["algorithm"];
+  // What the search did is in figures, not in its name.
+  EXPECT_GE(r["stats"]["passes"].get<int64_t>(), 1) << r["stats"];
+  EXPECT_EQ(r["stats"]["stopped_early"], 0) << r["stats"];
+  EXPECT_EQ(r["candidates"][0]["stats"], r["stats"]);
 
   const auto with_auto = RunHopmap("map " + problem + " --initial " + perm);
   ASSERT_EQ(with_auto.exit_code, 0) << with_auto.err;

@@ -42,8 +42,9 @@ absl::StatusOr<MapOutput> ExhaustiveMahdMapper::Map(const MapInput& input) const
                          ? std::move(best.slot_of_task)
                          : RunMahd(context, context.by_centrality[best_start]).slot_of_task;
   out.variant = absl::StrCat("start ", best_start, " (node ",
-                             input.allocation.node_at(context.by_centrality[best_start]), "), ",
-                             completed, " of ", num_starts, " starts completed");
+                             input.allocation.node_at(context.by_centrality[best_start]), ")");
+  out.stats = {{"starts_completed", static_cast<double>(completed)},
+               {"starts", static_cast<double>(num_starts)}};
   return out;
 }
 

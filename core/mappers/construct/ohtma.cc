@@ -719,8 +719,9 @@ absl::StatusOr<MapOutput> OhtmaMapper::Map(const MapInput& input) const {
     made += log.gains.size();
     if (kept_now == 0) break;
   }
-  out.variant = absl::StrCat(input.initial != nullptr ? "initial" : "greedy", " + ", kept, " of ",
-                             made, " exchanges");
+  out.variant = input.initial != nullptr ? "from initial" : "from greedy";
+  out.stats = {{"exchanges_kept", static_cast<double>(kept)},
+               {"exchanges_found", static_cast<double>(made)}};
   out.slot_of_task = std::move(placement).Release();
   return out;
 }

@@ -440,7 +440,8 @@ absl::StatusOr<MapOutput> Grid2dMapper::Map(const MapInput& input) const {
   }
   const int passes = RefineByPairSwaps(input.graph, input.allocation, out.slot_of_task, input.stop,
                                        kMaxPairsPasses);
-  out.variant = absl::StrCat(shape, " from ", Grid2dKindName(from), ", ", passes, " passes");
+  out.variant = absl::StrCat(shape, " from ", Grid2dKindName(from));
+  out.stats = {{"passes", static_cast<double>(passes)}};
   return out;
 }
 

@@ -242,6 +242,13 @@ std::vector<SlotId> Anneal(const TaskGraph& graph, const Allocation& allocation,
   return std::move(results[best_chain].slots);
 }
 
+std::vector<Statistic> AnnealStatistics(const AnnealStats& stats) {
+  return {{"moves", static_cast<double>(stats.moves)},
+          {"accepted", static_cast<double>(stats.accepted)},
+          {"cooled_faster", stats.hurried ? 1.0 : 0.0},
+          {"stopped_early", stats.stopped_early ? 1.0 : 0.0}};
+}
+
 absl::StatusOr<MapOutput> AnnealMapper::Map(const MapInput& input) const {
   AnnealOptions options = options_;
   if (input.options.iteration_limit > 0) options.moves_per_task = input.options.iteration_limit;
@@ -253,10 +260,8 @@ absl::StatusOr<MapOutput> AnnealMapper::Map(const MapInput& input) const {
   MapOutput out;
   out.slot_of_task = Anneal(input.graph, input.allocation, *start, options, input.options.seed,
                             input.stop, nullptr, &stats);
-  out.variant =
-      absl::StrCat("from ", from, ", ", stats.moves, " moves, ", stats.accepted, " accepted",
-                   stats.hurried ? ", cooled faster to meet the deadline" : "",
-                   stats.stopped_early ? ", stopped early" : "");
+  out.variant = absl::StrCat("from ", from);
+  out.stats = AnnealStatistics(stats);
   return out;
 }
 

@@ -45,6 +45,8 @@ struct AnnealStats {
   // moves (the time left at its measured rate); `moves` counts what ran.
   bool hurried = false;
 };
+// The figures a report lists: moves, accepted, cooled_faster, stopped_early.
+std::vector<Statistic> AnnealStatistics(const AnnealStats& stats);
 
 // Anneals `start` (a valid mapping). An exchange moves a random task next to one
 // of its neighbours: to a random slot on that neighbour's node or on a node next

@@ -453,7 +453,7 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
   }
 
   DenseResult best = pool.front().result;
-  std::string variant = absl::StrCat(done, " GRASP iterations");
+  std::vector<Statistic> stats = {{"grasp_iterations", static_cast<double>(done)}};
   if (tabu && best.cost > 0) {
     const int used_chains = static_cast<int>(pool.size());
     std::vector<DenseResult> chain_best(used_chains);
@@ -468,11 +468,12 @@ absl::StatusOr<MapOutput> MapDense(const MapInput& input, const GraspOptions& op
       total += chain_iterations[c];
       if (chain_best[c].cost < best.cost) best = chain_best[c];
     }
-    absl::StrAppend(&variant, ", ", total, " tabu iterations in ", used_chains, " chains");
+    stats.push_back({"tabu_iterations", static_cast<double>(total)});
+    stats.push_back({"tabu_chains", static_cast<double>(used_chains)});
   }
   MapOutput out;
   out.slot_of_task.assign(best.perm.begin(), best.perm.begin() + q.tasks);
-  out.variant = std::move(variant);
+  out.stats = std::move(stats);
   return out;
 }
 
@@ -516,7 +517,8 @@ absl::StatusOr<MapOutput> MapSparse(const MapInput& input, const GraspOptions& o
   }
   MapOutput out;
   out.slot_of_task = std::move(best);
-  out.variant = absl::StrCat(done, " GRASP iterations, neighbour-only gains");
+  out.variant = "neighbour-only gains";
+  out.stats = {{"grasp_iterations", static_cast<double>(done)}};
   return out;
 }
 

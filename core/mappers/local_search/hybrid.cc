@@ -862,19 +862,24 @@ absl::StatusOr<MapOutput> HybridMapper::Map(const MapInput& input) const {
   const LevelStats stats = solver->stats();
   MapOutput out;
   out.slot_of_task = std::move(mapping);
-  out.variant = absl::StrCat(
-      group_cores ? absl::StrCat("tasks grouped by ", cores, " per node, ") : "", stats.depth,
-      " levels, ", stats.top_parts, " top parts, ", stats.leaves, " leaves by ",
-      solver->uses_grasp() ? "GRASP" : "refinement", ", ", stats.flips, " mirrored, ",
-      refined.exchanges, " boundary exchanges (", refined.passes, " passes from ",
-      refined.first_active, " tasks", refined.work_cap ? ", work cap" : "", "); ",
-      absl::FormatDuration(absl::Trunc(parts_done - start, absl::Milliseconds(1))), " + ",
-      absl::FormatDuration(absl::Trunc(absl::Now() - parts_done, absl::Milliseconds(1))));
-  if (from_in_order) absl::StrAppend(&out.variant, "; in-order was better, refined instead");
-  if (stats.unsolved > 0) {
-    absl::StrAppend(&out.variant, "; time limit: ", stats.unsolved,
-                    " groups placed greedily (breadth-first)");
-  }
+  out.variant =
+      absl::StrCat(group_cores ? absl::StrCat("tasks grouped by ", cores, " per node, ") : "",
+                   "leaves by ", solver->uses_grasp() ? "GRASP" : "refinement",
+                   from_in_order ? ", refined from in-order (it was better)" : "");
+  out.stats = {
+      {"levels", static_cast<double>(stats.depth)},
+      {"top_parts", static_cast<double>(stats.top_parts)},
+      {"leaves", static_cast<double>(stats.leaves)},
+      {"mirrored_parts", static_cast<double>(stats.flips)},
+      // Groups the time limit left unsolved, placed greedily (breadth-first).
+      {"groups_placed_greedily", static_cast<double>(stats.unsolved)},
+      {"boundary_exchanges", static_cast<double>(refined.exchanges)},
+      {"boundary_passes", static_cast<double>(refined.passes)},
+      {"boundary_start_tasks", static_cast<double>(refined.first_active)},
+      {"boundary_work_cap", refined.work_cap ? 1.0 : 0.0},
+      {"parts_seconds", absl::ToDoubleSeconds(parts_done - start)},
+      {"boundary_seconds", absl::ToDoubleSeconds(absl::Now() - parts_done)},
+  };
   return out;
 }
 

@@ -366,8 +366,10 @@ absl::StatusOr<MapOutput> RefineMapper::Map(const MapInput& input) const {
   }
   const RefineStats stats = RefinePlacement(placement, options, input.stop);
   MapOutput out;
-  out.variant = absl::StrCat("from ", from, ", ", stats.passes, " passes, ", stats.exchanges,
-                             " exchanges", stats.local_optimum ? "" : ", stopped early");
+  out.variant = absl::StrCat("from ", from);
+  out.stats = {{"passes", static_cast<double>(stats.passes)},
+               {"exchanges", static_cast<double>(stats.exchanges)},
+               {"stopped_early", stats.local_optimum ? 0.0 : 1.0}};
   out.slot_of_task = std::move(placement).Release();
   return out;
 }

@@ -117,9 +117,10 @@ class CandidateBook {
   // Scores `slots` and records it as candidate `name` at plan position `index`;
   // keeps it if it is among the best. `started` is when the candidate began.
   HopBytes Add(int32_t index, const std::string& name, std::vector<SlotId> slots,
-               absl::Time started) {
+               absl::Time started, std::vector<Statistic> stats = {}) {
     Candidate candidate;
     candidate.algorithm = name;
+    candidate.stats = std::move(stats);
     candidate.hop_bytes = ComputeHopBytes(input_.graph, input_.allocation, slots);
     if (congestion_) {
       candidate.max_link_load =
@@ -284,7 +285,8 @@ std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const st
     book.AddError(index, name, out.status().message(), start);
     return std::nullopt;
   }
-  return book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start);
+  return book.Add(index, CandidateName(name, out->variant), std::move(out->slot_of_task), start,
+                  std::move(out->stats));
 }
 
 // Iterated local search from `start`, then restarts from rec-bisect with other seeds
@@ -319,7 +321,7 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
         PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
                          work_budget, options.seed, input.stop);
     book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
-             std::move(searched), restart_start);
+             std::move(searched), restart_start, {{"seed", static_cast<double>(options.seed)}});
   }
 }
 
@@ -344,69 +346,130 @@ int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_t
   return static_cast<int64_t>(std::min(moves, 1e12));
 }
 
-absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
-  if (absl::Status s = plan_.Validate(); !s.ok()) return s;
-  CandidateBook book(input, plan_.refine_best);
-  // One analysis for every candidate (the grid constructions need the pattern).
-  PatternReport pattern;
-  MapInput shared = input;
-  if (input.pattern == nullptr) {
-    absl::StatusOr<PatternReport> found = AnalyzePattern(input.graph);
-    if (found.ok()) {
-      pattern = *std::move(found);
-      shared.pattern = &pattern;
+namespace {
+
+// One run of the plan: the phases below share the candidate book, the analysed
+// pattern, the lower bound and the next plan index. Each phase adds candidates
+// and says whether the run goes on.
+class PortfolioRun {
+ public:
+  enum class Next { kContinue, kDone };
+
+  PortfolioRun(const PortfolioPlan& plan, const MapperRegistry& registry, const MapInput& input,
+               int64_t anneal_moves_per_task)
+      : plan_(plan),
+        registry_(registry),
+        input_(input),
+        anneal_moves_per_task_(anneal_moves_per_task),
+        book_(input, plan.refine_best),
+        shared_(input) {
+    // One analysis for every candidate (the grid constructions need the pattern).
+    if (input.pattern == nullptr) {
+      absl::StatusOr<PatternReport> found = AnalyzePattern(input.graph);
+      if (found.ok()) {
+        pattern_ = *std::move(found);
+        shared_.pattern = &pattern_;
+      }
     }
+    // Progress goes through the book (one report per candidate, with the best so far).
+    shared_.on_progress = nullptr;
+    // The lower bound first: a candidate that reaches it is optimal.
+    bound_ = ComputeLowerBound(input.graph, input.allocation, shared_.pattern);
   }
-  // Progress goes through the book (one report per candidate, with the best so far).
-  shared.on_progress = nullptr;
-  const int64_t num_tasks = input.graph.num_tasks();
-  // The lower bound first: a candidate that reaches it is optimal, and the
-  // constructions after it in the plan are stopped: they cannot win (ties go to the
-  // earlier candidate), so stopping them does not change the answer.
-  const LowerBound bound = ComputeLowerBound(input.graph, input.allocation, shared.pattern);
-  const bool provable = input.options.objective == Objective::kHopBytes;
-  const int32_t first_construction = input.initial != nullptr ? 1 : 0;
+
+  // The caller's mapping (a runtime's current placement) competes like a
+  // construction, so it is refined when it is among the best.
+  absl::StatusOr<Next> OfferInitial();
+  // Every construction at once.
+  absl::StatusOr<Next> Construct();
+  // Pair exchanges from the best few results.
+  absl::StatusOr<Next> RefineBest();
+  // Large problems: iterated local search and restarts, annealing beside them.
+  absl::StatusOr<Next> SearchLarge();
+  // Small problems: GRASP with robust tabu search from the best.
+  absl::StatusOr<Next> SearchSmall();
+
+  MapOutput Finish() && {
+    MapOutput out = std::move(book_).Finish();
+    out.lower_bound = bound_;
+    return out;
+  }
+
+ private:
+  [[nodiscard]] bool AtLowerBound() const {
+    return input_.options.objective == Objective::kHopBytes &&
+           book_.best_hop_bytes() <= bound_.value;
+  }
+  [[nodiscard]] const PositionGraph* Near() {
+    if (!near_ && input_.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
+      near_ = PositionGraph::Build(input_.allocation);
+    }
+    return near_ ? &*near_ : nullptr;
+  }
+
+  const PortfolioPlan& plan_;
+  const MapperRegistry& registry_;
+  const MapInput& input_;
+  const int64_t anneal_moves_per_task_;
+  CandidateBook book_;
+  PatternReport pattern_;
+  MapInput shared_;
+  LowerBound bound_;
+  int32_t index_ = 0;  // the next candidate's place in the plan
+  std::optional<PositionGraph> near_;
+};
+
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::OfferInitial() {
+  if (input_.initial != nullptr) book_.Add(index_++, "initial", *input_.initial, absl::Now());
+  return Next::kContinue;
+}
+
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
+  const int64_t num_tasks = input_.graph.num_tasks();
+  // A construction that reaches the lower bound is optimal, and the constructions
+  // after it in the plan are stopped: they cannot win (ties go to the earlier
+  // candidate), so stopping them does not change the answer.
+  const bool provable = input_.options.objective == Objective::kHopBytes;
+  const int32_t first_construction = index_;
   const int32_t end_of_constructions =
       first_construction + static_cast<int32_t>(plan_.constructions.size());
   std::vector<std::atomic<bool>> superseded(plan_.constructions.size());
   std::atomic<int32_t> optimal_index{end_of_constructions};
+  if (provable && !book_.empty() && book_.best_hop_bytes() <= bound_.value) {
+    // The initial mapping is optimal: every construction is not needed.
+    optimal_index = first_construction - 1;
+    for (std::atomic<bool>& s : superseded) s.store(true, std::memory_order_relaxed);
+  }
   auto check_optimal = [&](int32_t at, std::optional<HopBytes> hop_bytes) {
-    if (!provable || !hop_bytes || *hop_bytes > bound.value) return;
+    if (!provable || !hop_bytes || *hop_bytes > bound_.value) return;
     int32_t known = optimal_index.load();
     while (at < known && !optimal_index.compare_exchange_weak(known, at)) {
     }
-    for (int32_t j = std::max(at + 1, first_construction); j < end_of_constructions; ++j) {
+    for (int32_t j = at + 1; j < end_of_constructions; ++j) {
       superseded[j - first_construction].store(true, std::memory_order_relaxed);
     }
   };
-  int32_t index = 0;
-  // The caller's mapping (a runtime's current placement) competes like a
-  // construction, so it is refined when it is among the best.
-  if (input.initial != nullptr) {
-    check_optimal(index, book.Add(index, "initial", *input.initial, absl::Now()));
-    ++index;
-  }
 
-  // Constructions, all at once on the caller's TBB arena (each may run parallel
-  // loops of its own). The first always runs, so a solve returns something even
-  // when the budget is gone before it starts; the others are skipped once the
-  // deadline has passed. Each is deterministic, and the book decides by (score,
-  // plan index), so the result does not depend on which finishes first.
-  // They may use 70% of the budget: the pair exchanges after them gain 5-10% on
-  // large irregular jobs and need the rest.
+  // All at once on the caller's TBB arena (each may run parallel loops of its
+  // own). The first always runs, so a solve returns something even when the budget
+  // is gone before it starts; the others are skipped once the deadline has passed.
+  // Each is deterministic, and the book decides by (score, plan index), so the
+  // result does not depend on which finishes first. They may use 70% of the
+  // budget: the pair exchanges after them gain 5-10% on large irregular jobs and
+  // need the rest.
   const absl::Time start = absl::Now();
   const StopCondition construction_stop =
-      input.stop.Until(start + (input.stop.deadline() - start) * kConstructionShare);
+      input_.stop.Until(start + (input_.stop.deadline() - start) * kConstructionShare);
   tbb::task_group constructions;
-  bool first = input.initial == nullptr;
+  bool first = input_.initial == nullptr;
   for (const std::string& name : plan_.constructions) {
-    const int32_t at = index++;
+    const int32_t at = index_++;
     if (const int64_t limit = Lookup(plan_.task_limits, name); limit >= 0 && num_tasks > limit) {
-      book.AddError(at, name, absl::StrCat("skipped: more than ", limit, " tasks"), absl::Now());
+      book_.AddError(at, name, absl::StrCat("skipped: more than ", limit, " tasks"), absl::Now());
       continue;
     }
     if (const int64_t least = Lookup(plan_.task_minimums, name); num_tasks < least) {
-      book.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
+      book_.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
       continue;
     }
     const bool must_run = first;
@@ -414,129 +477,129 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
     constructions.run([&, at, must_run] {
       const StopCondition own_stop = construction_stop.Or(&superseded[at - first_construction]);
       if (!must_run && own_stop.ShouldStop()) {
-        book.AddError(at, name, "not started: the time limit was reached", absl::Now());
+        book_.AddError(at, name, "not started: the time limit was reached", absl::Now());
         return;
       }
-      const MapInput own{shared.graph,
-                         shared.allocation,
-                         shared.options,
-                         own_stop,
-                         /*on_progress=*/nullptr,
-                         shared.pattern,
-                         shared.initial};
-      check_optimal(at, RunConstruction(*registry_, name, at, own, book));
+      const MapInput own{shared_.graph,           shared_.allocation, shared_.options, own_stop,
+                         /*on_progress=*/nullptr, shared_.pattern,    shared_.initial};
+      check_optimal(at, RunConstruction(registry_, name, at, own, book_));
     });
   }
   constructions.wait();
-  if (book.empty()) {
+  if (book_.empty()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("no candidate produced a mapping; first error: ", book.first_error()));
+        absl::StrCat("no candidate produced a mapping; first error: ", book_.first_error()));
   }
   if (const int32_t optimal = optimal_index.load(); optimal < end_of_constructions) {
-    book.Supersede(optimal, end_of_constructions);
+    book_.Supersede(optimal, end_of_constructions);
   }
+  // A result at the lower bound is optimal: nothing left to search for.
+  return AtLowerBound() ? Next::kDone : Next::kContinue;
+}
 
-  auto finish = [&book, &bound] {
-    MapOutput out = std::move(book).Finish();
-    out.lower_bound = bound;
-    return out;
-  };
-  // A construction at the lower bound is optimal: nothing left to search for.
-  if (input.options.objective == Objective::kHopBytes && book.best_hop_bytes() <= bound.value) {
-    return finish();
-  }
-
-  // Pair exchanges from the best few constructions, concurrently: they repair what
-  // each construction got wrong (fragmented allocations, irregular graphs).
-  // A start far above the best seldom overtakes it after refinement (on 8192
-  // random-geometric tasks, mahd at 2.2x the best refined to 1.5x) and costs the most.
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineBest() {
+  // Concurrently: they repair what each construction got wrong (fragmented
+  // allocations, irregular graphs). A start far above the best seldom overtakes it
+  // after refinement and costs the most (plan.refine_within).
   std::vector<std::pair<std::string, std::vector<SlotId>>> kept =
-      book.TakeKept(plan_.refine_within);
-  std::optional<PositionGraph> near;
-  if (!kept.empty() && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
-    near = PositionGraph::Build(input.allocation);
-  }
+      book_.TakeKept(plan_.refine_within);
+  const PositionGraph* near = kept.empty() ? nullptr : Near();
   tbb::task_group refines;
   // An element, not a structured binding: clang before 16 cannot capture bindings.
   for (auto& candidate : kept) {
-    const int32_t at = index++;
+    const int32_t at = index_++;
     refines.run([&, at] {
-      if (input.stop.ShouldStop()) return;
+      if (input_.stop.ShouldStop()) return;
       const absl::Time start = absl::Now();
-      Placement placement(input.graph, input.allocation, std::move(candidate.second));
-      RefinePlacement(placement, RefineOptions{}, input.stop, {}, near ? &*near : nullptr);
-      book.Add(at, absl::StrCat("refine(", candidate.first, ")"), std::move(placement).Release(),
-               start);
+      Placement placement(input_.graph, input_.allocation, std::move(candidate.second));
+      const RefineStats stats = RefinePlacement(placement, RefineOptions{}, input_.stop, {}, near);
+      book_.Add(at, absl::StrCat("refine(", candidate.first, ")"), std::move(placement).Release(),
+                start,
+                {{"passes", static_cast<double>(stats.passes)},
+                 {"exchanges", static_cast<double>(stats.exchanges)},
+                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
     });
   }
   refines.wait();
+  return Next::kContinue;
+}
 
-  // Larger problems: iterated local search and restarts from the best so far, and
-  // beside them (on another core: they are mostly sequential) simulated annealing
-  // from the same start.
-  const bool large = input.allocation.num_slots() > plan_.grasp_slot_limit;
-  if (large && !input.stop.ShouldStop() && input.graph.num_edges() > 0) {
-    if (!near && input.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
-      near = PositionGraph::Build(input.allocation);
-    }
-    const std::vector<SlotId> start_slots = book.best_slots();
-    tbb::task_group beside;
-    const int64_t anneal_moves = AnnealMovesPerTask(input, num_tasks);
-    if (anneal_moves > 0) {
-      const int32_t at = index++;
-      beside.run([&, at, anneal_moves] {
-        const absl::Time start = absl::Now();
-        AnnealOptions options = plan_.anneal;
-        options.moves_per_task = anneal_moves;
-        // Longer runs start hotter. The plan's temperature suits runs of up to
-        // anneal.moves_per_task (2000) moves per task; with 11,305 (rgg 4096 on 16^3,
-        // --time-limit 30) 2.4x that did better (0.854 against 0.859 x Scotch), and
-        // 50,000-move runs did best at about 3x.
-        options.start_temperature *=
-            std::clamp(std::sqrt(static_cast<double>(anneal_moves) /
-                                 static_cast<double>(plan_.anneal.moves_per_task)),
-                       1.0, 10.0 / 3);
-        AnnealStats stats;
-        std::vector<SlotId> annealed =
-            Anneal(input.graph, input.allocation, start_slots, options, input.options.seed,
-                   input.stop, near ? &*near : nullptr, &stats);
-        // (The plan does not cool to the deadline, so a cut chain is "stopped early".)
-        book.Add(at,
-                 absl::StrCat("anneal(", anneal_moves, " moves per task",
-                              stats.stopped_early ? ", stopped early" : "", ")"),
-                 std::move(annealed), start);
-      });
-    }
-    if (plan_.perturbations > 0) {
-      IteratedSearch(plan_, input, shared, start_slots, near ? &*near : nullptr, book, index);
-    }
-    beside.wait();
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchLarge() {
+  if (input_.allocation.num_slots() <= plan_.grasp_slot_limit || input_.stop.ShouldStop() ||
+      input_.graph.num_edges() == 0) {
+    return Next::kContinue;
   }
+  const PositionGraph* near = Near();
+  const std::vector<SlotId> start_slots = book_.best_slots();
+  // Beside the iterated search (on another core: it is mostly sequential),
+  // simulated annealing from the same start.
+  tbb::task_group beside;
+  if (const int64_t moves_per_task = anneal_moves_per_task_; moves_per_task > 0) {
+    const int32_t at = index_++;
+    beside.run([&, at, moves_per_task] {
+      const absl::Time start = absl::Now();
+      AnnealOptions options = plan_.anneal;
+      options.moves_per_task = moves_per_task;
+      // Longer runs start hotter (PortfolioPlan::anneal).
+      options.start_temperature *=
+          std::clamp(std::sqrt(static_cast<double>(moves_per_task) /
+                               static_cast<double>(plan_.anneal.moves_per_task)),
+                     1.0, 10.0 / 3);
+      AnnealStats stats;
+      std::vector<SlotId> annealed = Anneal(input_.graph, input_.allocation, start_slots, options,
+                                            input_.options.seed, input_.stop, near, &stats);
+      // (The plan does not cool to the deadline, so a cut chain is stopped early.)
+      std::vector<Statistic> figures = {{"moves_per_task", static_cast<double>(moves_per_task)}};
+      for (Statistic& f : AnnealStatistics(stats)) figures.push_back(std::move(f));
+      book_.Add(at, "anneal", std::move(annealed), start, std::move(figures));
+    });
+  }
+  if (plan_.perturbations > 0) {
+    IteratedSearch(plan_, input_, shared_, start_slots, near, book_, index_);
+  }
+  beside.wait();
+  return Next::kContinue;
+}
 
-  // Small problems: GRASP with robust tabu search from the best so far.
-  if (input.allocation.num_slots() <= plan_.grasp_slot_limit && !input.stop.ShouldStop() &&
-      input.graph.num_edges() > 0) {
-    const absl::Time start = absl::Now();
-    MapperOptions options = input.options;
-    if (options.iteration_limit == 0) {
-      options.iteration_limit = DefaultGraspIterations(input.allocation.num_slots());
-    }
-    std::vector<SlotId> initial = book.best_slots();
-    const MapInput grasp_input{shared.graph,
-                               shared.allocation,
-                               options,
-                               shared.stop,
-                               /*on_progress=*/nullptr,
-                               shared.pattern,
-                               &initial};
-    absl::StatusOr<MapOutput> out = GraspMapper().Map(grasp_input);
-    if (out.ok()) {
-      book.Add(index++, "grasp", std::move(out->slot_of_task), start);
-    } else {
-      book.AddError(index++, "grasp", out.status().message(), start);
-    }
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchSmall() {
+  if (input_.allocation.num_slots() > plan_.grasp_slot_limit || input_.stop.ShouldStop() ||
+      input_.graph.num_edges() == 0) {
+    return Next::kContinue;
   }
-  return finish();
+  const absl::Time start = absl::Now();
+  MapperOptions options = input_.options;
+  if (options.iteration_limit == 0) {
+    options.iteration_limit = DefaultGraspIterations(input_.allocation.num_slots());
+  }
+  std::vector<SlotId> initial = book_.best_slots();
+  const MapInput grasp_input{shared_.graph,           shared_.allocation, options, shared_.stop,
+                             /*on_progress=*/nullptr, shared_.pattern,    &initial};
+  absl::StatusOr<MapOutput> out = GraspMapper().Map(grasp_input);
+  if (out.ok()) {
+    book_.Add(index_++, "grasp", std::move(out->slot_of_task), start, std::move(out->stats));
+  } else {
+    book_.AddError(index_++, "grasp", out.status().message(), start);
+  }
+  return Next::kContinue;
+}
+
+// The phases in the order they run; a phase that returns kDone ends the run.
+constexpr absl::StatusOr<PortfolioRun::Next> (PortfolioRun::*kPhases[])() = {
+    &PortfolioRun::OfferInitial, &PortfolioRun::Construct,   &PortfolioRun::RefineBest,
+    &PortfolioRun::SearchLarge,  &PortfolioRun::SearchSmall,
+};
+
+}  // namespace
+
+absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
+  if (absl::Status s = plan_.Validate(); !s.ok()) return s;
+  PortfolioRun run(plan_, *registry_, input, AnnealMovesPerTask(input, input.graph.num_tasks()));
+  for (auto phase : kPhases) {
+    absl::StatusOr<PortfolioRun::Next> next = (run.*phase)();
+    if (!next.ok()) return next.status();
+    if (*next == PortfolioRun::Next::kDone) break;
+  }
+  return std::move(run).Finish();
 }
 
 }  // namespace hopmap

@@ -1,0 +1,152 @@
+// Solve and Evaluate: one request path for the mapping and the balanced problem.
+#include "core/solve/solve.h"
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/mappers/portfolio/registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/mappers/search_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::Generate;
+using ::hopmap::testing::WholeTorus;
+using ::testing::HasSubstr;
+
+SolveRequest Request(const TaskGraph& graph, const Allocation& allocation, std::string algorithm) {
+  SolveRequest request;
+  request.graph = &graph;
+  request.allocation = &allocation;
+  request.algorithm = std::move(algorithm);
+  request.options.seed = 3;
+  request.options.threads = 1;
+  request.options.iteration_limit = 4;
+  request.options.time_limit_seconds = 60;
+  return request;
+}
+
+TEST(SolveTest, MapsWithAMapperAndBalancesWithABalancer) {
+  const TaskGraph graph = Generate("stencil2d-5", {8, 8});
+  const Allocation one_per_slot = WholeTorus({4, 4}, 4);
+  absl::StatusOr<MappingReport> mapped = Solve(Request(graph, one_per_slot, "gge"));
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  EXPECT_EQ(mapped->algorithm, "gge");
+  EXPECT_FALSE(mapped->balance.has_value());
+  // The same answer as the mapping problem's own entry point.
+  MapperOptions options = Request(graph, one_per_slot, "gge").options;
+  absl::StatusOr<MappingReport> direct = SolveMapping(graph, one_per_slot, "gge", options);
+  ASSERT_TRUE(direct.ok()) << direct.status();
+  EXPECT_EQ(mapped->slot_of_task, direct->slot_of_task);
+
+  // 64 objects on 16 slots: the balanced problem.
+  const Allocation sixteen = WholeTorus({4, 4}, 1);
+  SolveRequest balanced = Request(graph, sixteen, "partition");
+  balanced.balance.emplace();
+  balanced.balance->options.imbalance = 0.05;
+  absl::StatusOr<MappingReport> placed = Solve(balanced);
+  ASSERT_TRUE(placed.ok()) << placed.status();
+  ASSERT_TRUE(placed->balance.has_value());
+  EXPECT_TRUE(placed->balance->balanced) << placed->balance->note;
+  EXPECT_EQ(placed->slot_of_task.size(), 64u);
+}
+
+TEST(SolveTest, RequestErrorsNameTheField) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({4, 4}, 1);
+  std::optional<RequestError> bad = CheckSolveRequest(Request(graph, allocation, "magic"));
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "algorithm");
+  EXPECT_THAT(std::string(bad->status.message()), HasSubstr("unknown algorithm 'magic'"));
+  // A mapper is not a balancer.
+  SolveRequest balanced = Request(graph, allocation, "grasp");
+  balanced.balance.emplace();
+  bad = CheckSolveOptions(balanced);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "algorithm");
+  // With balance, the current placement is balance.current_slot.
+  balanced.algorithm = "partition";
+  balanced.initial.assign(16, 0);
+  bad = CheckSolveOptions(balanced);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "initial");
+  balanced.initial.clear();
+  balanced.balance->loads = {1, 2};  // 16 objects
+  bad = CheckSolveRequest(balanced);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "balance");
+  EXPECT_THAT(std::string(bad->status.message()), HasSubstr("loads: 2 entries for 16 objects"));
+  // Solve refuses what the check refuses.
+  EXPECT_EQ(Solve(balanced).status(), bad->status);
+  SolveRequest negative = Request(graph, allocation, "auto");
+  negative.options.iteration_limit = -1;
+  bad = CheckSolveOptions(negative);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "options");
+  SolveRequest no_graph;
+  bad = CheckSolveRequest(no_graph);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "graph");
+}
+
+TEST(SolveTest, InitialMappingIsTheRequestsOwn) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({4, 4}, 1);
+  SolveRequest request = Request(graph, allocation, "refine");
+  request.initial.resize(16);
+  std::iota(request.initial.rbegin(), request.initial.rend(), 0);
+  absl::StatusOr<MappingReport> report = Solve(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->algorithm, "refine(from initial)");
+  EXPECT_TRUE(FindStatistic(report->stats, "passes").has_value());
+  request.initial.resize(3);
+  EXPECT_THAT(std::string(Solve(request).status().message()), HasSubstr("initial mapping"));
+}
+
+TEST(SolveTest, DefaultBudgetFollowsTheProblem) {
+  const TaskGraph graph = Generate("stencil2d-5", {128, 128});  // 16384 tasks
+  const Allocation allocation = WholeTorus({16, 16}, 64);
+  SolveRequest request = Request(graph, allocation, "auto");
+  EXPECT_EQ(DefaultSolveTimeLimitSeconds(request), DefaultTimeLimitSeconds(16384));
+  const Allocation small = WholeTorus({4, 4}, 1);
+  request.allocation = &small;
+  request.balance.emplace();
+  EXPECT_EQ(DefaultSolveTimeLimitSeconds(request), DefaultTimeLimitSeconds(16));
+}
+
+TEST(EvaluateTest, MeasuresBothProblemsAndNamesTheBusiestLinks) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  const Allocation allocation = WholeTorus({4, 4}, 1);
+  EvaluateRequest request;
+  request.graph = &graph;
+  request.allocation = &allocation;
+  request.slot_of_task.resize(16);
+  std::iota(request.slot_of_task.begin(), request.slot_of_task.end(), 0);
+  request.busiest_links = 2;
+  absl::StatusOr<MappingReport> report = Evaluate(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->algorithm, "given");
+  EXPECT_EQ(report->busiest_links.size(), 2u);
+  EXPECT_EQ(report->improvement, 0);  // the in-order placement against itself
+
+  // Many objects on one slot: only the balanced problem accepts it.
+  request.slot_of_task.assign(16, 0);
+  EXPECT_FALSE(Evaluate(request).ok());
+  request.balance.emplace();
+  report = Evaluate(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->balance.has_value());
+  EXPECT_FALSE(report->balance->balanced);
+
+  request.slot_of_task.resize(3);
+  std::optional<RequestError> bad = CheckEvaluateRequest(request);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "slot_of_task");
+  EXPECT_EQ(bad->status.message(), "has 3 entries but the graph has 16 tasks");
+}
+
+}  // namespace
+}  // namespace hopmap

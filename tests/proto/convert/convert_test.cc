@@ -1,0 +1,201 @@
+// The report and the request survive the trip through hopmap.v1 messages.
+#include "proto/convert/convert.h"
+
+#include <numeric>
+#include <vector>
+
+#include "core/solve/measure.h"
+#include "core/solve/solve.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/mappers/search_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::Generate;
+using ::hopmap::testing::WholeTorus;
+
+void ExpectSameCandidates(const std::vector<Candidate>& a, const std::vector<Candidate>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].algorithm, b[i].algorithm);
+    EXPECT_EQ(a[i].hop_bytes, b[i].hop_bytes);
+    EXPECT_EQ(a[i].max_link_load, b[i].max_link_load);
+    EXPECT_EQ(a[i].seconds, b[i].seconds);
+    EXPECT_EQ(a[i].error, b[i].error);
+    EXPECT_EQ(a[i].stats, b[i].stats);
+  }
+}
+
+// Every field ReportFromProto promises (link loads: the summary only).
+void ExpectSameReport(const MappingReport& a, const MappingReport& b) {
+  EXPECT_EQ(a.tasks, b.tasks);
+  EXPECT_EQ(a.slots, b.slots);
+  EXPECT_EQ(a.machine, b.machine);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.cores_per_node, b.cores_per_node);
+  EXPECT_EQ(a.algorithm, b.algorithm);
+  EXPECT_EQ(a.slot_of_task, b.slot_of_task);
+  EXPECT_EQ(a.node_of_task, b.node_of_task);
+  EXPECT_EQ(a.core_of_task, b.core_of_task);
+  EXPECT_EQ(a.hop_bytes, b.hop_bytes);
+  EXPECT_EQ(a.total_bytes, b.total_bytes);
+  EXPECT_EQ(a.self_bytes, b.self_bytes);
+  EXPECT_EQ(a.avg_hops_per_byte, b.avg_hops_per_byte);
+  EXPECT_EQ(a.max_dilation, b.max_dilation);
+  EXPECT_EQ(a.routing, b.routing);
+  EXPECT_EQ(a.link_loads.available(), b.link_loads.available());
+  EXPECT_EQ(a.link_loads.max_load, b.link_loads.max_load);
+  EXPECT_EQ(a.link_loads.average_load, b.link_loads.average_load);
+  EXPECT_EQ(a.link_loads.links_used, b.link_loads.links_used);
+  EXPECT_EQ(a.link_loads_skipped, b.link_loads_skipped);
+  ASSERT_EQ(a.busiest_links.size(), b.busiest_links.size());
+  for (size_t i = 0; i < a.busiest_links.size(); ++i) {
+    EXPECT_EQ(a.busiest_links[i].link, b.busiest_links[i].link);
+    EXPECT_EQ(a.busiest_links[i].bytes, b.busiest_links[i].bytes);
+  }
+  EXPECT_EQ(a.lower_bound.value, b.lower_bound.value);
+  EXPECT_EQ(a.lower_bound.method, b.lower_bound.method);
+  EXPECT_EQ(a.gap, b.gap);
+  EXPECT_EQ(a.baseline_hop_bytes, b.baseline_hop_bytes);
+  EXPECT_EQ(a.improvement, b.improvement);
+  EXPECT_EQ(a.solve_seconds, b.solve_seconds);
+  EXPECT_EQ(a.time_limit_seconds, b.time_limit_seconds);
+  ExpectSameCandidates(a.candidates, b.candidates);
+  EXPECT_EQ(a.stats, b.stats);
+  ASSERT_EQ(a.balance.has_value(), b.balance.has_value());
+  if (!a.balance.has_value()) return;
+  const LoadBalanceReport& x = *a.balance;
+  const LoadBalanceReport& y = *b.balance;
+  EXPECT_EQ(x.imbalance, y.imbalance);
+  EXPECT_EQ(x.total_load, y.total_load);
+  EXPECT_EQ(x.avg_load, y.avg_load);
+  EXPECT_EQ(x.max_load, y.max_load);
+  EXPECT_EQ(x.requested_cap, y.requested_cap);
+  EXPECT_EQ(x.load_cap, y.load_cap);
+  EXPECT_EQ(x.balanced, y.balanced);
+  EXPECT_EQ(x.note, y.note);
+  EXPECT_EQ(x.load_of_slot, y.load_of_slot);
+  EXPECT_EQ(x.has_current, y.has_current);
+  ASSERT_EQ(x.moves.size(), y.moves.size());
+  for (size_t i = 0; i < x.moves.size(); ++i) {
+    EXPECT_EQ(x.moves[i].task, y.moves[i].task);
+    EXPECT_EQ(x.moves[i].from, y.moves[i].from);
+    EXPECT_EQ(x.moves[i].to, y.moves[i].to);
+  }
+  EXPECT_EQ(x.migrated_objects, y.migrated_objects);
+  EXPECT_EQ(x.migrated_bytes, y.migrated_bytes);
+  EXPECT_EQ(x.migration_cost, y.migration_cost);
+  EXPECT_EQ(x.current_hop_bytes, y.current_hop_bytes);
+  EXPECT_EQ(x.current_max_load, y.current_max_load);
+}
+
+MappingReport RoundTrip(const MappingReport& report) {
+  v1::MapReply reply;
+  ReportToProto(report, &reply);
+  // Through the wire format, not only the in-memory message.
+  v1::MapReply parsed;
+  EXPECT_TRUE(parsed.ParseFromString(reply.SerializeAsString()));
+  return ReportFromProto(parsed);
+}
+
+TEST(ConvertTest, MappingReportRoundTrip) {
+  const TaskGraph graph = Generate("stencil2d-5", {8, 8});
+  const Allocation allocation = WholeTorus({4, 4}, 4);
+  SolveRequest request;
+  request.graph = &graph;
+  request.allocation = &allocation;
+  request.options.iteration_limit = 3;
+  request.options.threads = 1;
+  request.options.time_limit_seconds = 60;
+  absl::StatusOr<MappingReport> report = Solve(request);  // auto: many candidates
+  ASSERT_TRUE(report.ok()) << report.status();
+  AddBusiestLinks(allocation, 3, *report);
+  ASSERT_GT(report->candidates.size(), 5u);
+  ASSERT_FALSE(report->busiest_links.empty());
+  ExpectSameReport(*report, RoundTrip(*report));
+}
+
+TEST(ConvertTest, BalancedReportRoundTripWithMovesAndStatistics) {
+  const TaskGraph graph = Generate("stencil2d-5", {8, 8});
+  const Allocation allocation = WholeTorus({4, 4}, 1);
+  SolveRequest request;
+  request.graph = &graph;
+  request.allocation = &allocation;
+  request.algorithm = "refine-lb";
+  request.options.threads = 1;
+  request.options.time_limit_seconds = 60;
+  request.balance.emplace();
+  request.balance->loads.resize(64);
+  for (size_t t = 0; t < 64; ++t) request.balance->loads[t] = 1.0 + static_cast<double>(t % 5);
+  request.balance->current_slot.assign(64, 0);  // everything on slot 0: moves
+  for (size_t t = 32; t < 64; ++t) request.balance->current_slot[t] = 1;
+  request.balance->state_bytes.assign(64, 100);
+  request.balance->options.migration_cost = 0.5;
+  absl::StatusOr<MappingReport> report = Solve(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->balance.has_value());
+  ASSERT_FALSE(report->balance->moves.empty());
+  // Statistics travel too, whoever made them.
+  report->stats = {{"passes", 3}, {"parts_seconds", 0.125}};
+  report->candidates.front().stats = report->stats;
+  ExpectSameReport(*report, RoundTrip(*report));
+}
+
+TEST(ConvertTest, SolveRequestRoundTrip) {
+  SolveRequest request;
+  request.algorithm = "partition";
+  request.options.seed = 77;
+  request.options.iteration_limit = 9;
+  request.options.threads = 2;
+  request.options.time_limit_seconds = 1.5;
+  request.options.routing = Routing::kAdaptive;
+  request.balance.emplace();
+  request.balance->loads = {1, 2, 3};
+  request.balance->current_slot = {0, 1, 1};
+  request.balance->state_bytes = {10, 20, 30};
+  request.balance->background_load = {0.5, 0};
+  const uint8_t fixed[] = {0, 1, 0};
+  request.balance->set_fixed(fixed);
+  request.balance->options.imbalance = 0.1;
+  request.balance->options.max_migrations = 2;
+  request.balance->options.max_migration_bytes = 25;
+  request.balance->options.migration_cost = 0.25;
+  v1::MapRequest message;
+  SolveRequestToProto(request, &message);
+  absl::StatusOr<SolveRequest> back = SolveRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->algorithm, request.algorithm);
+  EXPECT_EQ(back->options.seed, 77u);
+  EXPECT_EQ(back->options.iteration_limit, 9);
+  EXPECT_EQ(back->options.threads, 2);
+  EXPECT_EQ(back->options.time_limit_seconds, 1.5);
+  EXPECT_EQ(back->options.routing, Routing::kAdaptive);
+  EXPECT_EQ(back->options.objective, Objective::kHopBytes);
+  EXPECT_TRUE(back->initial.empty());
+  ASSERT_TRUE(back->balance.has_value());
+  EXPECT_EQ(back->balance->loads, request.balance->loads);
+  EXPECT_EQ(back->balance->current_slot, request.balance->current_slot);
+  EXPECT_EQ(back->balance->state_bytes, request.balance->state_bytes);
+  EXPECT_EQ(back->balance->background_load, request.balance->background_load);
+  ASSERT_EQ(back->balance->num_fixed, 3u);
+  EXPECT_TRUE(back->balance->fixed[1]);
+  EXPECT_FALSE(back->balance->fixed[2]);
+  EXPECT_EQ(back->balance->options.imbalance, 0.1);
+  EXPECT_EQ(back->balance->options.max_migrations, 2);
+  EXPECT_EQ(back->balance->options.max_migration_bytes, 25);
+  EXPECT_EQ(back->balance->options.migration_cost, 0.25);
+
+  // A bad field is named.
+  message.set_objective("fastest");
+  EXPECT_THAT(std::string(SolveRequestFromProto(message).status().message()),
+              ::testing::StartsWith("objective: "));
+  message.set_objective("");
+  message.set_threads(-1);
+  EXPECT_THAT(std::string(SolveRequestFromProto(message).status().message()),
+              ::testing::StartsWith("threads: "));
+}
+
+}  // namespace
+}  // namespace hopmap
