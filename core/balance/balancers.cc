@@ -42,14 +42,11 @@ BalanceInput WithoutCurrent(const BalanceInput& in) {
 // recursive bisection by load with two seeds (its cuts vary a lot with METIS's
 // seed), METIS k-way with the parts mapped by auto, and the block distribution of
 // the objects in id order (runtimes number objects along their index space, so the
-// block is often a good cut: on a ring of 8 PEs it beats the bisection for a 2-D
-// stencil). When the objects form a grid (GridOf), the bisection cutting planes
-// across the grid comes first, three ways: plain planes, planes slid to where they
-// cost least (slide_grid_cuts), planes competing with METIS's anchored cuts; the
-// second seed gives way (on balance_compare's stencils the plane cuts win 3 of 4;
-// on a 100,000-object 3-D stencil with a 1 s budget they are the only start that
-// ends in time). The best is kept (Rank, then the order of the starts), so the
-// result does not depend on the threads.
+// block is often a good cut). When the objects form a grid (GridOf), the bisection
+// cutting planes across the grid comes first, three ways: plain planes, planes slid
+// to where they cost least (slide_grid_cuts), planes competing with METIS's anchored
+// cuts; the second seed gives way (docs/tuning.md). The best is kept (Rank, then the
+// order of the starts), so the result does not depend on the threads.
 class PartitionBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
@@ -161,8 +158,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   };
   // The first start alone, then the others in parallel when the budget leaves time:
   // two starts sharing two cores both miss a budget that one with both cores meets
-  // (cnca_minife x16 on 8x8x4 nodes at 1 s: each bisection start alone 139-143G;
-  // the two seeds side by side, cut by the deadline, 173G).
+  // (docs/tuning.md).
   const int bounds[] = {0, 1, runs};
   RunInRounds(bounds, in.stop, run_start);
   const int best = static_cast<int>(std::min_element(rank.begin(), rank.end()) - rank.begin());
@@ -187,10 +183,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
 // per byte of an object's edges without a migration cost). Cheaper stays let the
 // bisection move more objects for fewer hop-bytes, and a remap over a migration
 // limit is trimmed back to it (TrimAndRefine); which scale ends best varies with
-// the shift. On region shifts of 10% of the objects under a 15% limit the best
-// were 1/32 or 1/16 on three stencils and 1/2 on the fourth, a 2-D grid on 256
-// nodes (`balance_compare --remap-sweep`: k = 0.0625, 0.125 and 1 hops per
-// byte); without a limit 1/32 and 1/16. Run in rounds, most useful first: the first
+// the shift (docs/tuning.md). Run in rounds, most useful first: the first
 // alone (it then has every thread, as large inputs need within a short budget),
 // the next in pairs; a round starts only when the budget leaves time for it.
 constexpr double kStayScales[] = {1.0 / 16, 1.0 / 2, 1.0 / 32, 1.0 / 8, 1.0 / 4, 1.0};
@@ -427,10 +420,8 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
       return ratio;
     };
     // The price starts low (a remap's first steps also gain hop-bytes) and rises
-    // by kFarStep while the placement is far over a limit, kNearStep near it. On
-    // the stencils of balance_compare --remap-sweep the best remap within 15% ended
-    // 0.2-4.3% lower than returning one object at a time, and 0-2.8% lower than a
-    // binary search on the price with each trial from the remap.
+    // by kFarStep while the placement is far over a limit, kNearStep near it
+    // (docs/tuning.md).
     constexpr double kFirstPrice = 0.03, kFarStep = 2.0, kNearStep = 1.25, kMaxPrice = 1000;
     BalanceOptions priced = rules;
     priced.max_migrations = -1;

@@ -69,8 +69,8 @@ BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
 
 // A remap brought back within the migration limits, then repaired and refined.
 // Over a limit, the multilevel refinement runs with a price on every migration
-// that rises (x1.5 a step) until the limits hold: the moves home that cost the
-// least hop-bytes per migration saved go first, whole clusters at once. Then
+// that rises (x2 a step while far over a limit, x1.25 near it) until the limits hold: the moves
+// home that cost the least hop-bytes per migration saved go first, whole clusters at once. Then
 // TrimMigrations for what is left, and RepairAndRefine under the caller's rules.
 BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
                                  const StopCondition& stop);

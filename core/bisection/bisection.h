@@ -37,8 +37,7 @@ namespace hopmap {
 // (valid, coarser; the variant says so).
 struct RecursiveBisectionOptions {
   // METIS_OPTION_NCUTS (best of that many bisections) for task sets up to
-  // multi_cut_max_tasks; larger sets take one. Measured on 4096-task stencils onto
-  // a 16x16x16 torus: 4 cuts lower hop-bytes by up to 23% for 2.7x the time.
+  // multi_cut_max_tasks; larger sets take one (docs/tuning.md).
   int metis_cuts = 4;
   int64_t multi_cut_max_tasks = 65536;
   // Fiduccia-Mattheyses passes after each bisection, weighing the hops to the
@@ -48,19 +47,15 @@ struct RecursiveBisectionOptions {
   // METIS); false: METIS sees the set alone and only the orientation and the
   // refinement passes weigh the outside.
   bool anchored_cut = true;
-  // ... for sets of at least this many tasks. Measured on 16k-task lulesh copies
-  // and random geometric graphs: below 128 tasks it wins 1-4% of the sets and
-  // lowers hop-bytes by under 0.5% in all, for half of rec-bisect's time.
+  // ... for sets of at least this many tasks; smaller sets get the plain cut
+  // (docs/tuning.md).
   size_t anchored_min_tasks = 128;
   // With grid_dims (BisectByWeight): each plane cut slides, before its refinement,
   // to the prefix of the set in grid order that costs the least hop-bytes within
   // the halves' sizes, with either half first, instead of staying at the weight
   // target; the sets cut before it count as outside neighbours, distances taken
-  // between domain centres (as Scotch's), not representative nodes. It then lines
-  // up with the cuts of the sets beside it, but it can spend the slack later cuts
-  // need: on balance_compare's stencils it lowers hop-bytes on three of four (2-D
-  // 8x8x4 -4%, 3-D 4x4x4 -10%) and raises them on the fourth (3-D 8x8x4 +3%), so
-  // `partition` runs it as a start of its own.
+  // between domain centres (as Scotch's), not representative nodes. Off by default;
+  // `partition` runs it as a start of its own (docs/tuning.md).
   bool slide_grid_cuts = false;
   absl::Status Validate() const;
 };

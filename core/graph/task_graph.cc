@@ -71,8 +71,8 @@ absl::StatusOr<TaskGraph> TaskGraph::FromCsr(std::vector<EdgeIndex> xadj,
   // Symmetry: every (u, v, w) needs its (v, u, w). Sort a copy of each row's pairs
   // by neighbour so the reverse edge is found by binary search. Rows are independent,
   // so both steps run in parallel (a cache miss per edge when tasks are numbered
-  // randomly: 0.96 s for the 1M-task random geometric graph on one core); the error
-  // names the first bad edge in (task, position) order, as a sequential scan would.
+  // randomly: docs/tuning.md); the error names the first bad edge in (task,
+  // position) order, as a sequential scan would.
   std::vector<std::pair<TaskId, Bytes>> sorted_rows(adjncy.size());
   constexpr int64_t kRowsPerBlock = 4096;
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kRowsPerBlock),

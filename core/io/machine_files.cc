@@ -102,11 +102,9 @@ absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
 namespace {
 
 // The most names (nodes and switches, counted as their hostlists expand) one
-// topology or switch-graph file may give. 2^18 is above any Slurm cluster built so
-// far (the largest have ~10^4 nodes) and keeps a few bytes such as "n[0-9999999]"
-// from building a machine of millions of nodes: fuzz_slurm_topology found 160 bytes
-// expanding to 3 million nodes, then 213 bytes whose two multiplied ranges named
-// 1,010,025 nodes, which took 1.5 s and 557 MB to reject at the old 2^20 cap.
+// topology or switch-graph file may give: above any Slurm cluster built so far, and
+// a few bytes such as "n[0-9999999]" cannot build a machine of millions of nodes
+// (docs/tuning.md).
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 constexpr size_t kMaxNamesPerFile = size_t{1} << 14;  // fuzz builds: see CMakeLists.txt
 #else

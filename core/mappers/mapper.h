@@ -46,10 +46,8 @@ struct MapperOptions {
   absl::Status Validate() const;
 };
 
-// The budget of a solve whose caller gave none: about a second for an interactive
-// job of a few thousand tasks, growing with the job (1 s per 8192 tasks, at least
-// 1 s, at most 45 s so that a 1M-task job, read, mapped and written, ends within a
-// minute on two cores).
+// The budget of a solve whose caller gave none, in seconds: 1 per 8192 tasks, at
+// least 1, at most 45 (docs/tuning.md).
 double DefaultTimeLimitSeconds(int64_t num_tasks);
 // options.time_limit_seconds, or the default for num_tasks when it is 0.
 double EffectiveTimeLimitSeconds(const MapperOptions& options, int64_t num_tasks);

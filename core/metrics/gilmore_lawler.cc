@@ -122,8 +122,8 @@ std::optional<HopBytes> GilmoreLawlerLowerBound(const TaskGraph& graph,
             if (b != a) hops.push_back(allocation.HopsBetweenPositions(a, b));
           }
           // Only the nearest ceil(max_degree / cores) + 1 are read: a partial sort
-          // keeps a row at O(positions), as GilmoreLawlerWork counts it (a full sort
-          // of 4602 positions took 1 s for a 6-task graph, found by fuzz_map_request).
+          // keeps a row at O(positions), as GilmoreLawlerWork counts it
+          // (docs/tuning.md).
           const size_t need = std::min<size_t>(
               hops.size(), static_cast<size_t>((max_degree + cores - 1) / cores) + 1);
           std::partial_sort(hops.begin(), hops.begin() + static_cast<std::ptrdiff_t>(need),

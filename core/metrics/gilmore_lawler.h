@@ -33,8 +33,7 @@ class LinearAssignmentSolver {
 
 // Default budget: the bound runs where about this many elementary steps suffice
 // (well under a second), so every solve's report can afford it. Fuzz builds
-// (ASan+UBSan, see CMakeLists.txt) run the same steps ~80x slower: a 5,368-slot
-// Evaluate took 8.5 s of libFuzzer's 10 s timeout, so they get 1/16 of it.
+// (ASan+UBSan, see CMakeLists.txt) get 1/16 of it (docs/tuning.md).
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 inline constexpr int64_t kGilmoreLawlerMaxWork = 30'000'000 / 16;
 #else

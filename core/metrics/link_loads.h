@@ -34,9 +34,8 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
 int64_t RouteLinkCount(const TaskGraph& graph, const Allocation& allocation,
                        std::span<const SlotId> slot_of_task);
 
-// Reports skip link loads above this many route links: a poor mapping of a large
-// job (in-order, 1M random-geometric tasks on a 64x128x128 torus: 6.7e8 links) would
-// spend ~30 s there after the solve; a good one of the same job has ~2e7.
+// Reports skip link loads above this many route links (RouteLinkCount), too many
+// to walk after a solve (docs/tuning.md).
 inline constexpr int64_t kMaxReportRouteLinks = 200'000'000;
 
 }  // namespace hopmap

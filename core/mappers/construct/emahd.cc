@@ -13,10 +13,17 @@ namespace hopmap {
 absl::StatusOr<MapOutput> ExhaustiveMahdMapper::Map(const MapInput& input) const {
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   const MahdContext context(input.graph, input.allocation);
-  const int64_t num_starts = static_cast<int64_t>(context.by_centrality.size());
+  // An iteration limit L tries the L most central starts: a count, so the answer
+  // does not depend on the time or the thread count.
+  const int64_t all_starts = static_cast<int64_t>(context.by_centrality.size());
+  const int64_t num_starts = input.options.iteration_limit > 0
+                                 ? std::min(all_starts, input.options.iteration_limit)
+                                 : all_starts;
   std::vector<HopBytes> hop_bytes(num_starts, std::numeric_limits<HopBytes>::max());
   // Batches a few times the arena's width: enough to keep every thread busy, small
-  // enough that the time limit is honoured within about one MAHD run.
+  // enough that the time limit is honoured within about one MAHD run. The width
+  // only decides where the deadline cuts; every start that runs is deterministic
+  // and the best is picked by (hop-bytes, start), whatever finishes first.
   const int64_t batch = 4 * std::max(1, tbb::this_task_arena::max_concurrency());
   int64_t best_start = 0;
   MahdRun best = RunMahd(context, context.by_centrality[0]);

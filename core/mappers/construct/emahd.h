@@ -11,9 +11,10 @@ namespace hopmap {
 // first, in batches run in parallel (tbb::parallel_for over start indices); a new
 // batch starts only while the time limit allows, and the first start always runs.
 // Each start is deterministic, so the result depends only on how many starts ran:
-// identical across runs whenever every start fits the budget. variant names the
-// winning start and how many ran ("start 17 (node 301), 512 of 512 starts
-// completed"). A run the time limit interrupts is dropped.
+// identical across runs whenever every start fits the budget, or when
+// MapperOptions::iteration_limit L (the L most central starts) ends it. The variant
+// names the winning start ("start 17 (node 301)"); the statistics count the starts
+// (`starts_completed`, `starts`). A run the time limit interrupts is dropped.
 class ExhaustiveMahdMapper final : public Mapper {
  public:
   absl::StatusOr<MapOutput> Map(const MapInput& input) const override;

@@ -9,10 +9,8 @@
 
 namespace hopmap {
 
-// Above these sizes the search is refused (ResourceExhausted): GL-bounded branch and
-// bound grows roughly like n! / (bound quality), and past about 20 tasks it does not
-// finish within any budget a solve is given. Every bound evaluation is O(r^2 * free
-// slots), so the slot count is limited too.
+// Above these sizes (tasks, slots) the search is refused (ResourceExhausted)
+// (docs/tuning.md).
 inline constexpr int32_t kExactMaxTasks = 20;
 inline constexpr int64_t kExactMaxSlots = 256;
 

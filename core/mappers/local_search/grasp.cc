@@ -63,9 +63,9 @@ namespace {
 // Work items of the tabu chains' streams, far above any GRASP iteration index.
 constexpr uint64_t kTabuStreamBase = uint64_t{1} << 62;
 constexpr uint64_t kStage1Stream = kTabuStreamBase - 1;
-// Tabu iterations between two looks at the stop condition: one iteration is
-// O(slots^2) (~1 ms at 512 slots), so a look every 16 keeps a 1 s budget within a few
-// percent (every 256 overran it by up to 0.8 s); a look costs a clock read.
+// Tabu iterations between two looks at the stop condition (one iteration is
+// O(slots^2), a look a clock read): keeps a budget within a few percent
+// (docs/tuning.md).
 constexpr int64_t kTabuSegment = 16;
 
 // The problem as a QAP of size = slots: facility i < tasks is task i, facilities

@@ -37,8 +37,8 @@ struct GraspOptions {
   // budget, -1: no tabu search (plain GRASP).
   int64_t tabu_iterations = 0;
   // Tabu chains (and GRASP results kept to start them from). Fixed, not the arena's
-  // width, so that an answer under iteration caps is the same on any thread count;
-  // 2 is what the 2-core machines the defaults were tuned on ran.
+  // width, so that an answer under iteration caps is the same on any thread count
+  // (docs/tuning.md).
   int32_t tabu_chains = 2;
   // Taillard's parameters: a move is tabu for u^3 * tenure_factor * size
   // iterations (u uniform in [0,1)); a move untried for aspiration_factor * size^2

@@ -494,7 +494,7 @@ class HybridSolver {
     sub.iteration_limit = 0;
     MapInput input{graph, allocation, sub, stop_};
     // Both paths start from recursive bisection of the group: GRASP's random
-    // constructions cost ~0.2 s each at 256 slots, too much for thousands of leaves.
+    // constructions cost too much for thousands of leaves (docs/tuning.md).
     absl::StatusOr<MapOutput> start =
         RecursiveBisectionMapper(use_grasp_ ? RecursiveBisectionOptions{} : options_.leaf_start)
             .Map(input);
@@ -624,10 +624,10 @@ struct CoreGroups {
 };
 
 // Groups of exactly `cores` tasks (the last group the rest), numbered 0..ceil(n /
-// cores) - 1. One k-way METIS call into n / cores parts costs seconds at 65536
-// tasks (6 s into 16384 parts), so above `fanout` groups the tasks are first cut
-// into at most `fanout` chunks of whole groups, each grouped the same way, chunks
-// in parallel (results by chunk index: deterministic).
+// cores) - 1. Above `fanout` groups the tasks are first cut into at most `fanout`
+// chunks of whole groups (one k-way METIS call into n / cores parts costs seconds:
+// docs/tuning.md), each grouped the same way, chunks in parallel (results by chunk
+// index: deterministic).
 std::vector<int32_t> GroupByCores(const TaskGraph& graph, int32_t cores, uint64_t seed,
                                   bool use_metis, int64_t fanout) {
   const TaskId n = graph.num_tasks();
@@ -822,8 +822,8 @@ absl::StatusOr<MapOutput> HybridMapper::Map(const MapInput& input) const {
     absl::StatusOr<Allocation> one_core =
         Allocation::Create(allocation.shared_machine(), std::move(nodes), 1);
     if (!one_core.ok()) return one_core.status();
-    // Leaves by GRASP or refinement after the problem's slots, not the nodes:
-    // GRASP leaves on 4096 nodes x 4 cores overran 3 s at 16384 tasks.
+    // Leaves by GRASP or refinement after the problem's slots, not the nodes
+    // (docs/tuning.md).
     solver.emplace(options, input.options, parts_stop,
                    allocation.num_slots() <= options.grasp_leaves_max_slots,
                    allocation.machine().num_nodes());
@@ -843,8 +843,8 @@ absl::StatusOr<MapOutput> HybridMapper::Map(const MapInput& input) const {
     mapping = solver->Solve(graph, allocation, input.options.seed, 0);
   }
   const absl::Time parts_done = absl::Now();
-  // Never above in-order: on 65536-task 2D stencils (4 cores) the parts stage alone
-  // was 7% above it. O(E) to check; the final search starts from the better one.
+  // Never above in-order (docs/tuning.md). O(E) to check; the final search starts
+  // from the better one.
   Placement placement(graph, allocation, std::move(mapping));
   bool from_in_order = false;
   if (n > 0) {

@@ -30,21 +30,17 @@ struct HybridOptions {
   int64_t quotient_tabu_iterations_per_slot = 10;
   // Bottom groups are solved by GRASP when the whole problem has at most this many
   // slots, else by recursive bisection + leaf_refine (a 2-exchange local optimum
-  // within the group): measured on 4096 random-geometric tasks onto a 16^3 torus,
-  // GRASP leaves gain 2-3% hop-bytes for 4-5x the time.
+  // within the group) (docs/tuning.md).
   int64_t grasp_leaves_max_slots = 8192;
   // The refinement leaves' start: one METIS cut per bisection and one exchange pass
-  // after each (leaf_refine follows). With rec-bisect's defaults (4 cuts, 4 passes)
-  // a 256-slot leaf costs ~27 ms, which at 1M tasks (4096 leaves) is over a minute
-  // of CPU. GRASP leaves (small problems) keep rec-bisect's defaults.
+  // after each (leaf_refine follows). GRASP leaves (small problems) keep rec-bisect's
+  // defaults (docs/tuning.md).
   RecursiveBisectionOptions leaf_start = {.metis_cuts = 1, .refine_passes = 1};
-  // Neighbour-only candidates: all pairs in every 256-slot leaf cost more than the
-  // rest of the solve together.
+  // The refinement leaves' search: neighbour-only candidates (docs/tuning.md).
   RefineOptions leaf_refine = {.all_pairs_slot_limit = 0};
-  // GRASP leaves: iterations (the first starts from recursive bisection of the
-  // group) and tabu iterations per slot (0: none). Small: there are slots /
-  // part_slots of them (one 256-slot GRASP iteration costs ~0.2 s); the final
-  // refinement polishes.
+  // GRASP leaves: iterations (>= 1; the first starts from recursive bisection of the
+  // group) and tabu iterations per slot (0: none). Small, as there are slots /
+  // part_slots leaves (docs/tuning.md).
   int64_t leaf_grasp_iterations = 1;
   int64_t leaf_tabu_iterations_per_slot = 2;
   // Average hops between two groups are estimated from up to this many evenly spaced
@@ -52,9 +48,8 @@ struct HybridOptions {
   // quotient machine's hops are integers).
   int32_t distance_samples = 8;
   int32_t hop_scale = 16;
-  // The final pair-exchange search (max_passes: passes over the active tasks).
-  // Capped: most of its gain is in the first passes, and at 65536 tasks one pass
-  // over every task costs seconds (hops from the machine model, no dense matrix).
+  // The final pair-exchange search (max_passes: passes over the active tasks,
+  // capped: docs/tuning.md).
   RefineOptions refine = {.max_passes = 6};
   // The final search starts from the leaf-boundary tasks only (a task with a
   // neighbour on another leaf group's nodes: the leaves saw everything else), and
@@ -62,16 +57,13 @@ struct HybridOptions {
   // false: every task, every pass.
   bool refine_boundary_only = true;
   // The final search stops after scanning this many edges per task of the graph
-  // (RefineStats::work; 0: no cap). A count, not the clock, so the result repeats;
-  // at 65536 tasks one pass from the boundary scans ~3e7 edges (~1 s on 2 loaded
-  // cores), so the default allows a few passes.
+  // (RefineStats::work; 0: no cap). A count, not the clock, so the result repeats
+  // (docs/tuning.md).
   int64_t refine_work_per_task = 1000;
   // Several cores per node: first cut the tasks into node-sized groups of exactly
   // cores_per_node tasks (k-way METIS, sizes repaired), map the group graph onto the
-  // nodes as a 1-core problem, then fill each node's cores with its group.
-  // Off by default: measured at 16384 and 65536 tasks (random geometric, 2D and 3D
-  // stencils, torus with 4 cores per node, 3 s / 8 s) it was 10-84% worse than
-  // mapping the tasks directly, and slower (leaves of 256 nodes hold 1024 tasks).
+  // nodes as a 1-core problem, then fill each node's cores with its group. Off by
+  // default (docs/tuning.md).
   bool group_cores_first = false;
   // The partition-and-leaves stage may use this share of the remaining time limit;
   // the final search gets the rest. A safety net: the work caps are meant to end

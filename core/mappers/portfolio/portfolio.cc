@@ -68,10 +68,8 @@ PortfolioPlan DefaultPortfolioPlan() {
   plan.anneal.chains = 1;
   plan.anneal.moves_per_task = 2000;
   plan.anneal.start_temperature = 0.15;
-  // A schedule the deadline cuts ends warm, and on the jobs where that happens
-  // (above ~11k tasks, where the annealing starts late) that did as well or better
-  // than cooling over fewer moves: rgg 16384 on the fragmented allocation, 3 runs
-  // each, cut 0.840-0.846 x Scotch, cooled 0.844-0.853.
+  // A schedule the deadline cuts ends warm, which did as well or better than cooling
+  // over fewer moves (docs/tuning.md).
   plan.anneal.cool_to_deadline = false;
   // Cheap baselines first (a solve always has them), then the grid constructions
   // (they refuse unless the analyzer finds a near-neighbour grid), then the general
@@ -79,17 +77,8 @@ PortfolioPlan DefaultPortfolioPlan() {
   plan.constructions = {"in-order",   "axis-order", "round-robin", "fold",  "stack", "cart-greedy",
                         "hilbert",    "mxov-al",    "affn",        "step",  "pairs", "gge",
                         "rec-bisect", "mahd",       "ohtma",       "exact", "hybrid"};
-  // ohtma's exchange pass is O(n^2 deg) (bench/mapper_timing); exact proves n <= 12
-  // in well under a second (bench/qaplib_exact) and may take minutes beyond.
-  // mahd never came near gge or rec-bisect above 65,536 tasks (random geometric and
-  // stencils, 65k-1M tasks: 1.3-4x their hop-bytes) and costs 8 CPU-seconds at 1M
-  // that the others need.
-  // rec-bisect needs ~50 s for 1M tasks on two cores (bench/README.md), more than the
-  // default budget leaves; hybrid (METIS k-way parts, then parts of parts) does not
-  // finish its leaves either but degrades gracefully, and on 1M-task irregular
-  // graphs it was 1.4-18x better than what auto had without it (bench/scaling.sh).
-  // Up to 262,144 tasks rec-bisect + refine beat it, and running both there cost
-  // auto 0.2-5.5% (they share the cores).
+  // Each limit keeps a construction where it pays for its time; hybrid only replaces
+  // rec-bisect above its limit (docs/tuning.md).
   plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
   plan.task_minimums = {{"hybrid", 262145}};
   return plan;
@@ -297,8 +286,8 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
   const int64_t num_tasks = input.graph.num_tasks();
   const absl::Time start = absl::Now();
   // Rounds are bounded by a count of work (not the clock, so runs are
-  // reproducible): about half of the time limit at the ~3e7 edges scanned per second
-  // measured on the development machine.
+  // reproducible): about half of the time limit at 3e7 edges per second
+  // (docs/tuning.md).
   const int64_t rounds =
       input.options.iteration_limit > 0 ? input.options.iteration_limit : plan.perturbations;
   const double work_budget = 0.5 * EffectiveTimeLimitSeconds(input.options, num_tasks) * 3e7;
@@ -454,9 +443,8 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
   // own). The first always runs, so a solve returns something even when the budget
   // is gone before it starts; the others are skipped once the deadline has passed.
   // Each is deterministic, and the book decides by (score, plan index), so the
-  // result does not depend on which finishes first. They may use 70% of the
-  // budget: the pair exchanges after them gain 5-10% on large irregular jobs and
-  // need the rest.
+  // result does not depend on which finishes first. They may use kConstructionShare
+  // of the budget; the searches after them need the rest (docs/tuning.md).
   const absl::Time start = absl::Now();
   const StopCondition construction_stop =
       input_.stop.Until(start + (input_.stop.deadline() - start) * kConstructionShare);

@@ -635,5 +635,28 @@ TEST(ReverseCuthillMcKeeTest, PermutationThatFollowsAPath) {
   EXPECT_EQ(perm, ids);
 }
 
+// An iteration limit L: the L most central starts, whatever the clock and the
+// thread count.
+TEST(MahdTest, EmahdIterationLimitCountsStarts) {
+  const TaskGraph graph = Generate("stencil3d-7", {8, 8, 8});
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 8}));
+  MapperOptions options;
+  options.iteration_limit = 5;
+  const StopCondition stop(absl::Now() + absl::Seconds(600));
+  std::vector<std::vector<SlotId>> answers;
+  for (int threads : {1, 2}) {
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      auto out = (*BuiltinMappers().Create("emahd"))->Map({graph, allocation, options, stop});
+      ASSERT_TRUE(out.ok()) << out.status();
+      EXPECT_EQ(FindStatistic(out->stats, "starts"), 5);
+      EXPECT_EQ(FindStatistic(out->stats, "starts_completed"), 5);
+      answers.push_back(out->slot_of_task);
+    });
+  }
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0], answers[1]);
+}
+
 }  // namespace
 }  // namespace hopmap
