@@ -59,7 +59,12 @@ int Run(int requests, int clients, int per_client) {
   absl::StatusOr<std::shared_ptr<Machine>> machine = ParseMachineSpec(machine_name);
   absl::StatusOr<Allocation> allocation = Allocation::WholeMachine(*machine);
   if (!allocation.ok()) return 1;
+  // Searches end on counts, not the clock: every call, local or remote, sequential or
+  // concurrent, must give the same answer (a solve the deadline cuts may not).
+  constexpr int64_t kIterations = 20;
   MapperOptions options;
+  options.iteration_limit = kIterations;
+  options.time_limit_seconds = 60;
   std::vector<double> local_times;
   HopBytes local_hop_bytes = 0;
   for (int i = 0; i < requests; ++i) {
@@ -98,6 +103,8 @@ int Run(int requests, int clients, int per_client) {
   request.set_machine_name(machine_name);
   TaskGraphToProto(*graph, request.mutable_graph());
   request.set_algorithm("auto");
+  request.set_iteration_limit(kIterations);
+  request.set_time_limit_seconds(60);
   std::vector<double> service_times;
   HopBytes service_hop_bytes = 0;
   for (int i = 0; i < requests + 1; ++i) {
