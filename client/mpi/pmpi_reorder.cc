@@ -5,6 +5,7 @@
 // has rank v and the topology the caller asked for. Any failure gives what the MPI
 // library gives and one line on stderr from rank 0: a job never fails because of
 // hopmap.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -62,9 +63,9 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
   if (machine.empty()) return "HOPMAP_MACHINE is not set (a catalog name or a spec)";
   absl::StatusOr<NodeLayout> layout = LayOutNodes(node_names);
   if (!layout.ok()) return std::string(layout.status().message());
-  const int64_t slots = static_cast<int64_t>(layout->nodes.size()) * layout->processes_per_node;
-  if (pattern->num_tasks() > slots) {
-    return absl::StrCat("the pattern has ", pattern->num_tasks(), " vertices for ", slots,
+  const int64_t processes = static_cast<int64_t>(node_names.size());
+  if (pattern->num_tasks() > processes) {
+    return absl::StrCat("the pattern has ", pattern->num_tasks(), " vertices for ", processes,
                         " processes");
   }
   const std::string server = Env("HOPMAP_SERVER");
@@ -97,8 +98,26 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
   request.algorithm = algorithm.empty() ? nullptr : algorithm.c_str();
   request.time_limit_seconds = EnvSeconds("HOPMAP_TIME_LIMIT", 0);
   request.deadline_seconds = EnvSeconds("HOPMAP_DEADLINE", 60);
+  // Uneven nodes (a node with fewer processes than the most loaded): the balanced
+  // Map, with a unit of background load on every slot that has no process, unit
+  // vertex loads and no imbalance, so each vertex gets a slot with a process. The
+  // identity (vertex v on process v) is its current placement, hence its baseline;
+  // HOPMAP_ALGORITHM names a mapper, so the balancer is the default (auto).
+  const std::vector<double> phantom = PhantomSlotLoads(*layout);
+  std::vector<int32_t> identity;
+  if (!phantom.empty()) {
+    identity = layout->SlotOfProcess();
+    identity.resize(static_cast<size_t>(pattern->num_tasks()));
+    request.background_load = phantom.data();
+    request.num_background_loads = static_cast<int64_t>(phantom.size());
+    request.imbalance = 0;
+    request.current_slot = identity.data();
+    request.algorithm = nullptr;
+  }
   hopmap_map_result result;
-  const hopmap_status status = hopmap_map_processes(client, &request, &result, &error);
+  const hopmap_status status = phantom.empty()
+                                   ? hopmap_map_processes(client, &request, &result, &error)
+                                   : hopmap_map(client, &request, &result, &error);
   hopmap_close(client);
   if (status != HOPMAP_OK) {
     std::string why = absl::StrCat(hopmap_status_name(status), ": ", error != nullptr ? error : "");
@@ -118,12 +137,17 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
       block_order &=
           layout->node_of_process[p] == static_cast<int32_t>(p) / layout->processes_per_node;
     }
+    const auto [fewest, most] =
+        std::minmax_element(layout->processes_on_node.begin(), layout->processes_on_node.end());
+    const std::string shape = phantom.empty()
+                                  ? absl::StrCat("x ", layout->processes_per_node)
+                                  : absl::StrCat("of ", *fewest, "-", *most, " processes");
     std::fprintf(stderr,
-                 "hopmap: %s: %d vertices on %zu nodes x %d, reordered by hopmapd (%s): "
+                 "hopmap: %s: %d vertices on %zu nodes %s, reordered by hopmapd (%s): "
                  "hop-bytes %lld, %s %lld, lower bound %lld\n",
-                 what, pattern->num_tasks(), layout->nodes.size(), layout->processes_per_node,
-                 result.algorithm, static_cast<long long>(result.hop_bytes),
-                 block_order ? "identity" : "in-order slots",
+                 what, pattern->num_tasks(), layout->nodes.size(), shape.c_str(), result.algorithm,
+                 static_cast<long long>(result.hop_bytes),
+                 block_order || !phantom.empty() ? "identity" : "in-order slots",
                  static_cast<long long>(result.baseline_hop_bytes),
                  static_cast<long long>(result.lower_bound));
   }

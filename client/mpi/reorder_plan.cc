@@ -107,14 +107,36 @@ absl::StatusOr<NodeLayout> LayOutNodes(const std::vector<std::string>& node_of_p
     ++count[it->second];
   }
   if (layout.nodes.empty()) return absl::InvalidArgumentError("no processes");
-  const auto [fewest, most] = std::minmax_element(count.begin(), count.end());
-  if (*fewest != *most) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "nodes hold different numbers of processes: ", layout.nodes[fewest - count.begin()],
-        " has ", *fewest, ", ", layout.nodes[most - count.begin()], " has ", *most));
-  }
-  layout.processes_per_node = *most;
+  layout.processes_per_node = *std::max_element(count.begin(), count.end());
+  layout.processes_on_node = std::move(count);
   return layout;
+}
+
+bool NodeLayout::even() const {
+  return std::all_of(processes_on_node.begin(), processes_on_node.end(),
+                     [this](int32_t n) { return n == processes_per_node; });
+}
+
+std::vector<int32_t> NodeLayout::SlotOfProcess() const {
+  std::vector<int32_t> next_core(nodes.size(), 0);
+  std::vector<int32_t> slot(node_of_process.size());
+  for (size_t p = 0; p < node_of_process.size(); ++p) {
+    const int32_t node = node_of_process[p];
+    slot[p] = node * processes_per_node + next_core[node]++;
+  }
+  return slot;
+}
+
+std::vector<double> PhantomSlotLoads(const NodeLayout& layout) {
+  if (layout.even()) return {};
+  std::vector<double> loads(layout.nodes.size() * static_cast<size_t>(layout.processes_per_node),
+                            0.0);
+  for (size_t node = 0; node < layout.nodes.size(); ++node) {
+    for (int32_t core = layout.processes_on_node[node]; core < layout.processes_per_node; ++core) {
+      loads[node * static_cast<size_t>(layout.processes_per_node) + core] = 1.0;
+    }
+  }
+  return loads;
 }
 
 std::string NodeList(const NodeLayout& layout) { return absl::StrJoin(layout.nodes, ","); }
@@ -134,7 +156,13 @@ absl::StatusOr<std::vector<int32_t>> VertexOfProcess(const NodeLayout& layout,
       return absl::InvalidArgumentError(
           absl::StrCat("vertex ", v, " is on slot ", slot, ", not in [0, ", slots, ")"));
     }
-    const int32_t process = processes_of_node[slot / per_node][slot % per_node];
+    const std::vector<int32_t>& on_node = processes_of_node[slot / per_node];
+    if (slot % per_node >= static_cast<int32_t>(on_node.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("vertex ", v, " is on slot ", slot,
+                                                     " of node ", layout.nodes[slot / per_node],
+                                                     ", which has ", on_node.size(), " processes"));
+    }
+    const int32_t process = on_node[slot % per_node];
     if (vertex_of_process[process] >= 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("slot ", slot, " holds vertices ", vertex_of_process[process], " and ", v));

@@ -34,25 +34,39 @@ struct WeightedEdge {
 absl::StatusOr<TaskGraph> EdgesPattern(int32_t num_vertices, std::span<const WeightedEdge> edges);
 
 // Where the processes of a communicator are: nodes in the order of their first
-// process, and every node with the same number of processes.
+// process. hopmapd's allocation gives every node processes_per_node slots (the most
+// any node holds); on a node with fewer processes the slots past them hold none
+// (phantom slots, see PhantomSlotLoads).
 struct NodeLayout {
   std::vector<std::string> nodes;
-  std::vector<int32_t> node_of_process;  // index into nodes
-  int32_t processes_per_node = 0;
+  std::vector<int32_t> node_of_process;    // index into nodes
+  std::vector<int32_t> processes_on_node;  // per node
+  int32_t processes_per_node = 0;          // the most on any node
+  [[nodiscard]] bool even() const;         // every node holds processes_per_node
+  // Slot of process p: its node's position x processes_per_node + its rank order
+  // among the node's processes.
+  [[nodiscard]] std::vector<int32_t> SlotOfProcess() const;
 };
 
 // From each process's node name (HOPMAP_NODE or MPI_Get_processor_name).
 // InvalidArgument when a name is empty or holds ',', '[', ']' or whitespace (it
-// could not be sent as a node list), or when nodes hold different numbers of
-// processes (the message says which).
+// could not be sent as a node list). Nodes may hold different numbers of
+// processes (a scheduler's uneven allocation).
 absl::StatusOr<NodeLayout> LayOutNodes(const std::vector<std::string>& node_of_process);
+
+// Uneven nodes: the background load of every slot of the allocation for hopmapd's
+// balanced Map, 1 on a phantom slot (no process) and 0 on the others, so that with
+// unit loads and imbalance 0 every vertex lands on a slot that has a process, one
+// each. Empty when the layout is even.
+std::vector<double> PhantomSlotLoads(const NodeLayout& layout);
 
 // The nodes as hopmapd's allocation takes them: "a,b,c".
 std::string NodeList(const NodeLayout& layout);
 
 // Which vertex each process takes, -1 for none, from hopmapd's slot of each vertex
 // (slot = node position x processes_per_node + core): the process of rank order
-// `core` on that node. InvalidArgument if a slot is out of range or repeated.
+// `core` on that node. InvalidArgument if a slot is out of range, repeated, or a
+// phantom slot (past the processes of its node).
 absl::StatusOr<std::vector<int32_t>> VertexOfProcess(const NodeLayout& layout,
                                                      std::span<const int32_t> slot_of_vertex);
 

@@ -95,8 +95,9 @@ TEST(ReorderPlanTest, NodesInOrderOfTheirFirstProcess) {
   EXPECT_EQ(NodeList(*layout), "n2,n1");
   EXPECT_EQ(layout->processes_per_node, 2);
   EXPECT_EQ(layout->node_of_process, (std::vector<int32_t>{0, 1, 0, 1}));
-  EXPECT_THAT(LayOutNodes({"a", "a", "b"}).status().message(),
-              HasSubstr("different numbers of processes: b has 1, a has 2"));
+  EXPECT_TRUE(layout->even());
+  EXPECT_TRUE(PhantomSlotLoads(*layout).empty());
+  EXPECT_EQ(layout->SlotOfProcess(), (std::vector<int32_t>{0, 2, 1, 3}));
   EXPECT_THAT(LayOutNodes({"a", "n[1-2]"}).status().message(), HasSubstr("'n[1-2]'"));
   EXPECT_THAT(LayOutNodes({"a", ""}).status().message(), HasSubstr("process 1 has no node name"));
 }
@@ -116,6 +117,28 @@ TEST(ReorderPlanTest, VertexOfProcessFollowsTheSlots) {
               HasSubstr("slot 1 holds vertices 0 and 1"));
   const std::vector<int32_t> outside = {4};
   EXPECT_THAT(VertexOfProcess(*layout, outside).status().message(), HasSubstr("not in [0, 4)"));
+}
+
+// A scheduler's uneven allocation: a gets 3 processes, b 1, c 2. Every node gets
+// 3 slots; the slots past a node's processes are phantoms, loaded so that the
+// balanced Map leaves them empty, and a vertex on one is refused.
+TEST(ReorderPlanTest, UnevenNodesHavePhantomSlots) {
+  absl::StatusOr<NodeLayout> layout = LayOutNodes({"a", "b", "a", "c", "a", "c"});
+  ASSERT_TRUE(layout.ok()) << layout.status();
+  EXPECT_FALSE(layout->even());
+  EXPECT_EQ(layout->processes_per_node, 3);
+  EXPECT_EQ(layout->processes_on_node, (std::vector<int32_t>{3, 1, 2}));
+  // a: slots 0-2; b: 3 (4, 5 phantom); c: 6, 7 (8 phantom).
+  EXPECT_EQ(layout->SlotOfProcess(), (std::vector<int32_t>{0, 3, 1, 6, 2, 7}));
+  EXPECT_EQ(PhantomSlotLoads(*layout), (std::vector<double>{0, 0, 0, 0, 1, 1, 0, 0, 1}));
+  // The identity comes back as the identity.
+  const std::vector<int32_t> identity = layout->SlotOfProcess();
+  absl::StatusOr<std::vector<int32_t>> vertices = VertexOfProcess(*layout, identity);
+  ASSERT_TRUE(vertices.ok()) << vertices.status();
+  EXPECT_EQ(*vertices, (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+  const std::vector<int32_t> on_phantom = {4};
+  EXPECT_THAT(VertexOfProcess(*layout, on_phantom).status().message(),
+              HasSubstr("vertex 0 is on slot 4 of node b, which has 1 processes"));
 }
 
 }  // namespace

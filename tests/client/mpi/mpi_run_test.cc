@@ -247,6 +247,46 @@ TEST(MpiReorderTest, GraphCreateOnAModelTorusBeatsTheIdentity) {
   ExpectReorderedBelowIdentity("graph", "MPI_Graph_create");
 }
 
+// A scheduler's uneven allocation: 16 ranks on the 4 nodes of torus:2x2 holding 6, 4,
+// 3 and 3 processes (HOPMAP_NODE from the rank). hopmapd's balanced Map places one
+// vertex on each process (the slots past a node's processes carry a unit of background
+// load); reorder_check checks every neighbour, and the answer beats the identity.
+TEST(MpiReorderTest, CartCreateOnUnevenNodesBeatsTheIdentity) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({"--threads", "2"}, Temp("hopmapd_uneven.log"))) << daemon.error();
+  const RunResult run = RunShell(
+      Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", daemon.address(), " -x HOPMAP_MACHINE=torus:2x2",
+                              " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
+                              "'r=$OMPI_COMM_WORLD_RANK; if [ $r -lt 6 ]; then n=0; "
+                              "elif [ $r -lt 10 ]; then n=1; elif [ $r -lt 13 ]; then n=2; "
+                              "else n=3; fi; HOPMAP_NODE=$n exec ",
+                              MPI_REORDER_CHECK, " cart 4 4'")));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const std::vector<Placed> placed = ReadPlacement(run);
+  ASSERT_EQ(placed.size(), 16u) << run.out;
+  std::vector<int> node_of_vertex(16, -1);
+  std::vector<int> processes_on_node(4, 0);
+  for (const Placed& p : placed) {
+    ASSERT_GE(p.vertex, 0);
+    ASSERT_LT(p.vertex, 16);
+    ASSERT_EQ(node_of_vertex[p.vertex], -1) << "vertex " << p.vertex << " twice: " << run.out;
+    node_of_vertex[p.vertex] = p.node;
+    ++processes_on_node[p.node];
+  }
+  // Each node still runs the processes it had: the vertices moved, not the ranks.
+  EXPECT_EQ(processes_on_node, (std::vector<int>{6, 4, 3, 3}));
+  const std::regex verbose(
+      R"(hopmap: MPI_Cart_create: 16 vertices on 4 nodes of 3-6 processes, reordered by )"
+      R"(hopmapd \(.*\): hop-bytes (\d+), identity (\d+), lower bound (\d+))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(run.err, m, verbose)) << run.err;
+  std::vector<int> identity(16);
+  for (int v = 0; v < 16; ++v) identity[v] = v < 6 ? 0 : v < 10 ? 1 : v < 13 ? 2 : 3;
+  EXPECT_EQ(HopBytes(node_of_vertex, false), std::stoll(m[1]));
+  EXPECT_EQ(HopBytes(identity, false), std::stoll(m[2]));
+  EXPECT_LT(std::stoll(m[1]), std::stoll(m[2]));
+}
+
 TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
   // Port 1 on loopback: nobody listens, the connection is refused at once.
   const RunResult run = RunReorder("cart", "127.0.0.1:1");
