@@ -27,8 +27,10 @@ packages=(
   procps
   # Peers and real consumers used by tests and benchmarks.
   openmpi-bin scotch jq
-  # libhopmap_mpi (client/mpi) is built against Open MPI and tested with its mpirun.
-  libopenmpi-dev
+  # libhopmap_mpi (client/mpi) is built against Open MPI and tested with its mpirun;
+  # libhopmap_mpi_mpich against MPICH, tested with its hydra mpiexec.mpich (Open MPI
+  # stays the default MPI: its alternatives have the higher priority).
+  libopenmpi-dev mpich libmpich-dev
   # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
   # the documented gRPC reverse proxy; the tests run both on loopback. Their services
   # are not started here.

@@ -51,14 +51,15 @@ as possible.\n\
 .\n\
 This package holds the hopmap command line, the hopmapd gRPC daemon (with a\n\
 systemd unit and Prometheus metrics), libhopmap (the C API for runtimes) with\n\
-its header and pkg-config file, libhopmap_mpi (records and reorders MPI jobs\n\
-under Open MPI), and the Slurm prolog, epilog and hopmap-srun.")
+its header and pkg-config file, libhopmap_mpi and libhopmap_mpi_mpich (record\n\
+and reorder MPI jobs under Open MPI and under MPICH), and the Slurm prolog,\n\
+epilog and hopmap-srun.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libhopmap.so.0 and libhopmap_mpi.so.0: a shlibs file for packages built against
+# libhopmap.so.0 and the MPI libraries: a shlibs file for packages built against
 # them, and the ldconfig trigger.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")

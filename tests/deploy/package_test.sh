@@ -34,7 +34,8 @@ dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' >"$work/contents"
 for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun \
   /usr/libexec/hopmap/hopmap-prolog /usr/libexec/hopmap/hopmap-epilog \
   /usr/include/hopmap.h /usr/lib/pkgconfig/hopmap.pc /usr/lib/libhopmap.so.0 \
-  /usr/lib/libhopmap_mpi.so.0 /usr/lib/systemd/system/hopmapd.service /etc/hopmap/machines.json \
+  /usr/lib/libhopmap_mpi.so.0 /usr/lib/libhopmap_mpi_mpich.so.0 \
+  /usr/lib/systemd/system/hopmapd.service /etc/hopmap/machines.json \
   /usr/share/doc/hopmap/copyright /usr/share/doc/hopmap/changelog.gz \
   /usr/share/doc/hopmap/operations.md /usr/share/doc/hopmap/README.md; do
   grep -qx -- "$path" "$work/contents" || grep -qx -- "$path -> .*" "$work/contents" ||

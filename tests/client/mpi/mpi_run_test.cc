@@ -1,7 +1,9 @@
-// libhopmap_mpi under Debian's Open MPI: programs launched with mpirun record their
-// communication (LD_PRELOAD) and reorder their topology communicators through a real
-// hopmapd (linked); a recording goes through `hopmap map --format rankfile` into a
-// second run that is checked to run where the rankfile said.
+// libhopmap_mpi under Debian's Open MPI (mpi_test) and, built again with HOPMAP_MPICH
+// (tests/client/mpi/mpich), libhopmap_mpi_mpich under Debian's MPICH and its hydra
+// mpiexec (mpi_mpich_test): programs launched with mpiexec record their communication
+// (LD_PRELOAD) and reorder their topology communicators through a real hopmapd
+// (linked); under Open MPI a recording also goes through `hopmap map --format
+// rankfile` into a second run that is checked to run where the rankfile said.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -30,12 +32,38 @@ std::string Temp(const std::string& name) {
   return ::testing::TempDir() + "/hopmap_mpi_" + std::to_string(getpid()) + "_" + name;
 }
 
-// mpirun with what this machine needs: root allowed, more ranks than cores.
+#ifndef HOPMAP_MPICH
+// The launcher's variable that holds a process's rank in MPI_COMM_WORLD.
+constexpr char kRankVariable[] = "OMPI_COMM_WORLD_RANK";
+
+// mpirun with what this machine needs: root allowed, more ranks than cores. `rest`
+// passes variables as Open MPI does (-x NAME=VALUE).
 std::string Mpirun(int ranks, const std::string& rest) {
   setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
   setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   return absl::StrCat("timeout 300 ", MPIEXEC, " --oversubscribe -np ", ranks, " ", rest);
 }
+#else
+constexpr char kRankVariable[] = "PMI_RANK";
+
+// MPICH's hydra mpiexec (it runs as root and oversubscribes as it is): every
+// "-x NAME=VALUE" of `rest` becomes hydra's "-genv NAME VALUE".
+std::string Mpirun(int ranks, const std::string& rest) {
+  std::vector<std::string> words = absl::StrSplit(rest, ' ');
+  std::vector<std::string> out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const size_t equals = i + 1 < words.size() ? words[i + 1].find('=') : std::string::npos;
+    if (words[i] == "-x" && equals != std::string::npos) {
+      out.push_back(absl::StrCat("-genv ", words[i + 1].substr(0, equals), " ",
+                                 words[i + 1].substr(equals + 1)));
+      ++i;
+    } else {
+      out.push_back(words[i]);
+    }
+  }
+  return absl::StrCat("timeout 300 ", MPIEXEC, " -n ", ranks, " ", absl::StrJoin(out, " "));
+}
+#endif
 
 std::string Hostname() {
   char name[256] = {0};
@@ -167,11 +195,11 @@ struct Placed {
 // Runs reorder_check KIND 4 4 on 16 ranks, 4 per node of torus:2x2 (rank r on node
 // r / 4), against `server`; returns its lines and stderr.
 RunResult RunReorder(const std::string& kind, const std::string& server) {
-  return RunShell(
-      Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", server, " -x HOPMAP_MACHINE=torus:2x2:cores=4",
-                              " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
-                              "'HOPMAP_NODE=$((OMPI_COMM_WORLD_RANK / 4)) exec ",
-                              MPI_REORDER_CHECK, " ", kind, " 4 4'")));
+  return RunShell(Mpirun(
+      16, absl::StrCat("-x HOPMAP_SERVER=", server, " -x HOPMAP_MACHINE=torus:2x2:cores=4",
+                       " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
+                       "'HOPMAP_NODE=$((",
+                       kRankVariable, " / 4)) exec ", MPI_REORDER_CHECK, " ", kind, " 4 4'")));
 }
 
 std::vector<Placed> ReadPlacement(const RunResult& run) {
@@ -257,7 +285,9 @@ TEST(MpiReorderTest, CartCreateOnUnevenNodesBeatsTheIdentity) {
   const RunResult run = RunShell(
       Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", daemon.address(), " -x HOPMAP_MACHINE=torus:2x2",
                               " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
-                              "'r=$OMPI_COMM_WORLD_RANK; if [ $r -lt 6 ]; then n=0; "
+                              "'r=$",
+                              kRankVariable,
+                              "; if [ $r -lt 6 ]; then n=0; "
                               "elif [ $r -lt 10 ]; then n=1; elif [ $r -lt 13 ]; then n=2; "
                               "else n=3; fi; HOPMAP_NODE=$n exec ",
                               MPI_REORDER_CHECK, " cart 4 4'")));
@@ -299,8 +329,10 @@ TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
   EXPECT_THAT(lines[0], HasSubstr("hopmap: MPI_Cart_create: not reordered: cannot reach hopmapd"));
 }
 
+#ifndef HOPMAP_MPICH
 // Run 1 records, hopmap writes a rankfile for this machine, run 2 starts from it and
-// its ranks are on the host and core the rankfile names.
+// its ranks are on the host and core the rankfile names. (Open MPI's rankfile; the
+// MPICH loop, with hydra's host and binding options, is not written yet.)
 TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
   const std::string record = Temp("loop.edgelist");
   const RunResult recorded =
@@ -346,6 +378,7 @@ TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
     EXPECT_EQ(seen, 2) << run.out;
   }
 }
+#endif  // HOPMAP_MPICH
 
 }  // namespace
 }  // namespace hopmap::testing
