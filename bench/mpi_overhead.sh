@@ -15,12 +15,22 @@
 # in the same round, and the median of on / paused (ratios, not absolute times:
 # these machines are shared, and runs of the same binary differ by 10-30%).
 #
-# Usage: bash bench/mpi_overhead.sh     Environment: ROUNDS (default 9), BUILD (build).
+# MPI=mpich measures libhopmap_mpi_mpich.so instead, with mpi_rate_mpich under MPICH's
+# hydra (mpiexec.mpich -bind-to core, -genv for the variables).
+#
+# Usage: bash bench/mpi_overhead.sh     Environment: ROUNDS (default 9), BUILD (build),
+#                                       MPI (openmpi, default; or mpich).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build}
-RATE=$(realpath "$BUILD/bench/mpi_rate")
-LIB=$(realpath "$BUILD/client/mpi/libhopmap_mpi.so")
+MPI=${MPI:-openmpi}
+case $MPI in
+  openmpi) suffix= ;;
+  mpich) suffix=_mpich ;;
+  *) echo "${0##*/}: MPI must be openmpi or mpich, not '$MPI'" >&2; exit 2 ;;
+esac
+RATE=$(realpath "$BUILD/bench/mpi_rate$suffix")
+LIB=$(realpath "$BUILD/client/mpi/libhopmap_mpi$suffix.so")
 ROUNDS=${ROUNDS:-9}
 [[ -x $RATE && -f $LIB ]] || { echo "${0##*/}: build mpi_rate and hopmap_mpi first" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -38,7 +48,17 @@ run() {
       extra=(20 pcontrol)
       ;;
   esac
-  env -u HOPMAP_RECORD -u LD_PRELOAD mpirun -np 2 --bind-to core "${env[@]}" "$RATE" "$2" "$3" "$4" \
+  local launch=(mpirun -np 2 --bind-to core)
+  if [[ $MPI == mpich ]]; then
+    launch=(mpiexec.mpich -n 2 -bind-to core)
+    local hydra=() kv
+    for ((i = 0; i < ${#env[@]}; i += 2)); do  # -x NAME=VALUE -> -genv NAME VALUE
+      kv=${env[i + 1]}
+      hydra+=(-genv "${kv%%=*}" "${kv#*=}")
+    done
+    env=("${hydra[@]}")
+  fi
+  env -u HOPMAP_RECORD -u LD_PRELOAD "${launch[@]}" "${env[@]}" "$RATE" "$2" "$3" "$4" \
     "${extra[@]}" | awk '/^messages_per_second/ {print $2} /^on_messages/ {print $2 / $4}'
 }
 
@@ -71,4 +91,4 @@ for spec in "rate 8 64 2000 5%" "bandwidth 1048576 16 10 1%"; do
     "$(awk '{print $4}' "$TMP/$name.rows" | median)" "< $target"
   [[ $name == bandwidth ]] && echo "(bandwidth: $bytes-byte messages: bytes/s = msgs/s x $bytes)"
 done
-echo "rounds: $ROUNDS; ratios are rates (higher is better): 0.97 means 3% slower"
+echo "MPI: $MPI; rounds: $ROUNDS; ratios are rates (higher is better): 0.97 means 3% slower"

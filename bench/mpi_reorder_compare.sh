@@ -6,7 +6,10 @@
 # rank / 4) three ways:
 #   identity   reorder honoured by nothing (Open MPI's basic topo component);
 #   treematch  mpirun --mca topo treematch (no hopmapd);
-#   hopmap     libhopmap_mpi asking a real hopmapd (HOPMAP_SERVER).
+#   hopmap     libhopmap_mpi asking a real hopmapd (HOPMAP_SERVER);
+# and, when MPICH's build is there (tests/client/mpi/mpich), under MPICH's hydra:
+#   mpich      MPICH's own answer (it never reorders: the identity);
+#   hopmap-mpich  libhopmap_mpi_mpich asking the same hopmapd.
 # Each run prints which vertex each rank took; the placement's hop-bytes on the model
 # is measured by `hopmap eval` (a perm file: vertex -> slot). treematch sees the
 # real machine through hwloc, not the model: what it does here is reported as is.
@@ -19,6 +22,12 @@ HOPMAP=$(realpath "$BUILD/client/hopmap")
 HOPMAPD=$(realpath "$BUILD/server/hopmapd/hopmapd")
 CHECK=$(realpath "$BUILD/tests/client/mpi/mpi_reorder_check")
 [[ -x $HOPMAP && -x $HOPMAPD && -x $CHECK ]] || { echo "${0##*/}: build hopmap, hopmapd and mpi_reorder_check first" >&2; exit 1; }
+CHECK_MPICH=$BUILD/tests/client/mpi/mpich/mpi_reorder_check_mpich
+ways=(identity treematch hopmap)
+if [[ -x $CHECK_MPICH ]]; then
+  CHECK_MPICH=$(realpath "$CHECK_MPICH")
+  ways+=(mpich hopmap-mpich)
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 source bench/hopmapd_common.sh
 hopmapd_workdir mpi_reorder
@@ -43,34 +52,47 @@ run() {
     hopmap) extra=(-x "HOPMAP_SERVER=$HOPMAPD_ADDRESS" -x "HOPMAP_MACHINE=$machine" -x HOPMAP_VERBOSE=1) ;;
     identity) extra=(--mca topo basic) ;;
   esac
-  env -u HOPMAP_SERVER mpirun --oversubscribe -np $((nx * ny)) "${extra[@]}" sh -c \
-    "HOPMAP_NODE=\$((OMPI_COMM_WORLD_RANK / 4)) exec $CHECK dist $nx $ny" \
+  local launch=(mpirun --oversubscribe -np $((nx * ny))) rank=OMPI_COMM_WORLD_RANK check=$CHECK
+  case $way in
+    mpich | hopmap-mpich)
+      launch=(mpiexec.mpich -n $((nx * ny)))
+      rank=PMI_RANK
+      check=$CHECK_MPICH
+      extra=()
+      if [[ $way == hopmap-mpich ]]; then
+        extra=(-genv HOPMAP_SERVER "$HOPMAPD_ADDRESS" -genv HOPMAP_MACHINE "$machine"
+          -genv HOPMAP_VERBOSE 1)
+      fi
+      ;;
+  esac
+  env -u HOPMAP_SERVER "${launch[@]}" "${extra[@]}" sh -c \
+    "HOPMAP_NODE=\$(($rank / 4)) exec $check dist $nx $ny" \
     >"$TMP/$way.out" 2>"$TMP/$way.err" || { echo "$way failed:"; cat "$TMP/$way.err"; return 1; }
   # vertex -> slot: node x 4 + the vertex's order among its node's vertices.
   awk '/^vertex/ {print $2, $4}' "$TMP/$way.out" | sort -n |
     awk '{slot[$1] = $2 * 4 + used[$2]++} END {for (v = 0; v < NR; ++v) print slot[v]}' >"$TMP/$way.perm"
 }
 
-printf "%-6s %-24s %-10s %10s %12s  %s\n" grid machine reorder hop-bytes "vs identity" note
+printf "%-6s %-24s %-12s %10s %12s  %s\n" grid machine reorder hop-bytes "vs identity" note
 for spec in "4 4 torus:2x2:cores=4" "8 4 torus:2x2x2:cores=4" "8 8 torus:4x4:cores=4"; do
   read -r nx ny machine <<<"$spec"
   write_graph "$nx" "$ny" "$TMP/g.edgelist"
   base=""
-  for way in identity treematch hopmap; do
+  for way in "${ways[@]}"; do
     run "$way" "$nx" "$ny" "$machine"
     hb=$("$HOPMAP" eval --local --graph "$TMP/g.edgelist" --machine "$machine" \
       --mapping "$TMP/$way.perm" | jq .hop_bytes)
     [[ -z $base ]] && base=$hb
     note=""
-    if [[ $way == hopmap ]]; then
-      note=$(grep -o 'reordered by hopmapd ([^)]*)' "$TMP/hopmap.err" | head -1)
+    if [[ $way == hopmap || $way == hopmap-mpich ]]; then
+      note=$(grep -o 'reordered by hopmapd ([^)]*)' "$TMP/$way.err" | head -1)
     fi
     if [[ $way == treematch ]] && cmp -s "$TMP/treematch.perm" "$TMP/identity.perm"; then
       note="same placement as identity"
     fi
     bad=$(grep -c BAD "$TMP/$way.out" || true)
     [[ $bad -gt 0 ]] && note="$note; $bad ranks saw wrong neighbours"
-    printf "%-6s %-24s %-10s %10s %12s  %s\n" "${nx}x${ny}" "$machine" "$way" "$hb" \
+    printf "%-6s %-24s %-12s %10s %12s  %s\n" "${nx}x${ny}" "$machine" "$way" "$hb" \
       "$(awk -v a="$hb" -v b="$base" 'BEGIN {printf "%.3f", a / b}')" "$note"
   done
 done
