@@ -31,6 +31,8 @@ packages=(
   # libhopmap_mpi_mpich against MPICH, tested with its hydra mpiexec.mpich (Open MPI
   # stays the default MPI: its alternatives have the higher priority).
   libopenmpi-dev mpich libmpich-dev
+  # The MPI tests' Fortran programs (mpif.h, use mpi, use mpi_f08).
+  gfortran
   # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
   # the documented gRPC reverse proxy; the tests run both on loopback. Their services
   # are not started here.

@@ -123,8 +123,9 @@ std::map<std::pair<int, int>, Pair> HaloPairs(const std::vector<int>& dims, int 
   return pairs;
 }
 
+// `program`: halo.c, or its Fortran twin (fortran/halo.F90).
 void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyzed_dims,
-                        const std::string& pattern) {
+                        const std::string& pattern, const std::string& program = MPI_HALO) {
   int n = 1;
   std::vector<std::string> dim_text;
   for (int d : dims) {
@@ -135,7 +136,7 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
   std::remove(record.c_str());
   const RunResult run = RunShell(
       Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", record,
-                             " ", MPI_HALO, " ", absl::StrJoin(dim_text, " "), " 3 32")));
+                             " ", program, " ", absl::StrJoin(dim_text, " "), " 3 32")));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_THAT(run.err, Not(HasSubstr("hopmap:")));
   const std::string text = ReadFile(record);
@@ -145,7 +146,7 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
   EXPECT_EQ(ReadPairs(text), HaloPairs(dims, 3, 32));
   EXPECT_THAT(text, HasSubstr(absl::StrCat("# ranks: ", n, "\n")));
   EXPECT_THAT(text, HasSubstr(absl::StrCat("# host ", Hostname(), ": ranks 0-", n - 1, "\n")));
-  EXPECT_THAT(text, HasSubstr(absl::StrCat("# program: ", MPI_HALO, "\n")));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# program: ", program, "\n")));
   EXPECT_THAT(text, ::testing::ContainsRegex("# date: 20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T"));
   // One allreduce of one double per iteration, by every rank.
   EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective allreduce ranks=0-", n - 1,
@@ -192,14 +193,15 @@ struct Placed {
   int node;
 };
 
-// Runs reorder_check KIND 4 4 on 16 ranks, 4 per node of torus:2x2 (rank r on node
-// r / 4), against `server`; returns its lines and stderr.
-RunResult RunReorder(const std::string& kind, const std::string& server) {
-  return RunShell(Mpirun(
-      16, absl::StrCat("-x HOPMAP_SERVER=", server, " -x HOPMAP_MACHINE=torus:2x2:cores=4",
-                       " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
-                       "'HOPMAP_NODE=$((",
-                       kRankVariable, " / 4)) exec ", MPI_REORDER_CHECK, " ", kind, " 4 4'")));
+// Runs `check` 4 4 on 16 ranks, 4 per node of torus:2x2 (rank r on node r / 4),
+// against `server`; returns its lines and stderr. `check`: reorder_check and its
+// kind ("PATH cart"), or the Fortran cart_check's path.
+RunResult RunReorder(const std::string& check, const std::string& server) {
+  return RunShell(
+      Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", server, " -x HOPMAP_MACHINE=torus:2x2:cores=4",
+                              " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
+                              "'HOPMAP_NODE=$((",
+                              kRankVariable, " / 4)) exec ", check, " 4 4'")));
 }
 
 std::vector<Placed> ReadPlacement(const RunResult& run) {
@@ -231,10 +233,12 @@ int64_t HopBytes(const std::vector<int>& node_of_vertex, bool weighted) {
   return total;
 }
 
-void ExpectReorderedBelowIdentity(const std::string& kind, const std::string& call) {
+void ExpectReorderedBelowIdentity(const std::string& kind, const std::string& call,
+                                  const std::string& check = "") {
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.Start({"--threads", "2"}, Temp("hopmapd_" + kind + ".log"))) << daemon.error();
-  const RunResult run = RunReorder(kind, daemon.address());
+  const RunResult run = RunReorder(
+      check.empty() ? absl::StrCat(MPI_REORDER_CHECK, " ", kind) : check, daemon.address());
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const std::vector<Placed> placed = ReadPlacement(run);
   ASSERT_EQ(placed.size(), 16u) << run.out;
@@ -317,9 +321,30 @@ TEST(MpiReorderTest, CartCreateOnUnevenNodesBeatsTheIdentity) {
   EXPECT_LT(std::stoll(m[1]), std::stoll(m[2]));
 }
 
+// Fortran (docs/mpi.md#fortran), in every interface this MPI's build intercepts: the
+// halo (fortran/halo.F90, halo.c's twin: persistent requests included) recorded
+// exactly, and MPI_CART_CREATE with reorder=.true. (fortran/cart_check.F90)
+// reordered, its neighbours checked, below the identity.
+#define HOPMAP_FORTRAN_TESTS(form, halo, cart_check)                     \
+  TEST(MpiFortranTest, Halo3dIn##form##IsRecordedExactly) {              \
+    ExpectRecordedHalo({2, 3, 4}, "4,3,2", "stencil3d-7", halo);         \
+  }                                                                      \
+  TEST(MpiFortranTest, CartCreateIn##form##BeatsTheIdentity) {           \
+    ExpectReorderedBelowIdentity("cart", "MPI_Cart_create", cart_check); \
+  }
+#ifdef MPI_HALO_F_F08
+HOPMAP_FORTRAN_TESTS(UseMpiF08, MPI_HALO_F_F08, MPI_CART_CHECK_F_F08)
+#endif
+#ifdef MPI_HALO_F_USE_MPI
+HOPMAP_FORTRAN_TESTS(UseMpi, MPI_HALO_F_USE_MPI, MPI_CART_CHECK_F_USE_MPI)
+#endif
+#ifdef MPI_HALO_F_MPIF_H
+HOPMAP_FORTRAN_TESTS(MpifH, MPI_HALO_F_MPIF_H, MPI_CART_CHECK_F_MPIF_H)
+#endif
+
 TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
   // Port 1 on loopback: nobody listens, the connection is refused at once.
-  const RunResult run = RunReorder("cart", "127.0.0.1:1");
+  const RunResult run = RunReorder(absl::StrCat(MPI_REORDER_CHECK, " cart"), "127.0.0.1:1");
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const std::vector<Placed> placed = ReadPlacement(run);
   ASSERT_EQ(placed.size(), 16u);
