@@ -4,7 +4,7 @@
 ! neighbours by MPI_CART_SHIFT, and an MPI_NEIGHBOR_ALLTOALL of the ranks. Prints
 ! "vertex V node N ok" (or "BAD: why") per process, N being HOPMAP_NODE, and exits 1
 ! if any process found a problem.
-#include "mpi_form.h"
+#include "mpi_form.fh"
 program cart_check
   USE_MPI
   implicit none

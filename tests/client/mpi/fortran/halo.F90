@@ -4,7 +4,7 @@
 ! each of its 2 x ndims neighbours (dimension 0 with MPI_SENDRECV, 1 with MPI_ISEND,
 ! 2 with persistent requests), one integer to each with MPI_NEIGHBOR_ALLTOALL, and
 ! joins one MPI_ALLREDUCE of one double: the counts mpi_run_test.cc knows.
-#include "mpi_form.h"
+#include "mpi_form.fh"
 program halo
   USE_MPI
   implicit none
