@@ -48,7 +48,9 @@ absl::Status RequestFieldError(const RequestError& error) {
     if (field == core) field = proto;
   }
   // A bad field is a bad argument, whatever the core's code (NotFound for a name).
-  if (field == "options") return absl::InvalidArgumentError(error.status.message());
+  if (field.empty() || field == "options") {
+    return absl::InvalidArgumentError(error.status.message());
+  }
   return FieldError(field, error.status.message());
 }
 
@@ -501,9 +503,6 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   solve->graph = &problem->graph;
   solve->allocation = lookup->allocation.get();
   if (std::optional<RequestError> bad = CheckSolveRequest(*solve)) return RequestFieldError(*bad);
-  if (!solve->balance.has_value()) {
-    if (absl::Status s = CheckFits(problem->graph, *solve->allocation); !s.ok()) return s;
-  }
   if (time_limit == 0) time_limit = DefaultSolveTimeLimitSeconds(*solve);
   time_limit = std::min(time_limit, options_.max_time_limit_seconds);
 

@@ -72,6 +72,10 @@ std::optional<RequestError> CheckSolveRequest(const SolveRequest& request) {
   if (request.balance.has_value()) {
     return CheckBalance(*request.graph, *request.allocation, *request.balance);
   }
+  // One task per slot: the allocation must have a slot for each (no one field).
+  if (absl::Status s = CheckFits(*request.graph, *request.allocation); !s.ok()) {
+    return Problem("", s);
+  }
   return std::nullopt;
 }
 

@@ -66,8 +66,9 @@ struct EvaluateRequest {
 };
 
 // What is wrong with a request, and the request field it concerns ("algorithm",
-// "initial", "balance", "slot_of_task", "options"), so that each edge can name the
-// field its own way (hopmapd's proto field, the CLI's flag).
+// "initial", "balance", "slot_of_task", "options"; "" when no one field is: more
+// tasks than slots), so that each edge can name the field its own way (hopmapd's
+// proto field, the CLI's flag).
 struct RequestError {
   std::string field;
   absl::Status status;
