@@ -41,12 +41,8 @@ absl::Status FieldError(absl::string_view field, absl::string_view message) {
 
 // A request the core refused, named by the proto field it concerns.
 absl::Status RequestFieldError(const RequestError& error) {
-  static constexpr std::pair<absl::string_view, absl::string_view> kProtoField[] = {
-      {"initial", "initial_slot_of_task"}};
-  absl::string_view field = error.field;
-  for (const auto& [core, proto] : kProtoField) {
-    if (field == core) field = proto;
-  }
+  const absl::string_view field =
+      error.field == "initial" ? absl::string_view("initial_slot_of_task") : error.field;
   // A bad field is a bad argument, whatever the core's code (NotFound for a name).
   if (field.empty() || field == "options") {
     return absl::InvalidArgumentError(error.status.message());

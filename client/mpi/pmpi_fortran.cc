@@ -19,8 +19,6 @@
 
 #include <dlfcn.h>
 
-#include <fstream>
-#include <string>
 #include <vector>
 
 #include "client/mpi/recorder.h"
@@ -32,13 +30,6 @@ namespace {
 template <typename F>
 F Next(const char* name) {
   return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
-std::string ProgramFromCmdline() {
-  std::ifstream in("/proc/self/cmdline");
-  std::string first;
-  std::getline(in, first, '\0');
-  return first;
 }
 
 MPI_Comm Comm(const MPI_Fint* comm) { return PMPI_Comm_f2c(*comm); }
@@ -100,7 +91,7 @@ extern "C" void ompi_init_f(MPI_Fint* ierr) {
   static const Real real = Next<Real>("ompi_init_f");
   real(ierr);
   if (*ierr == MPI_SUCCESS) {
-    hopmap::mpi::StartRecording(hopmap::mpi::ProgramFromCmdline().c_str());
+    hopmap::mpi::StartRecording(hopmap::mpi::ProgramName(nullptr).c_str());
   }
 }
 extern "C" void mpi_init_(MPI_Fint* ierr) __attribute__((alias("ompi_init_f")));
@@ -110,7 +101,7 @@ extern "C" void ompi_init_thread_f(MPI_Fint* required, MPI_Fint* provided, MPI_F
   static const Real real = Next<Real>("ompi_init_thread_f");
   real(required, provided, ierr);
   if (*ierr == MPI_SUCCESS) {
-    hopmap::mpi::StartRecording(hopmap::mpi::ProgramFromCmdline().c_str());
+    hopmap::mpi::StartRecording(hopmap::mpi::ProgramName(nullptr).c_str());
   }
 }
 extern "C" void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)

@@ -3,7 +3,6 @@
 // Each counts, then calls the PMPI_ entry point with the caller's arguments
 // unchanged. Receives are not counted: every byte is counted once, by its sender.
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "client/mpi/mpi_header.h"
@@ -11,14 +10,6 @@
 
 namespace hopmap::mpi {
 namespace {
-
-std::string ProgramName(char*** argv) {
-  if (argv != nullptr && *argv != nullptr && (*argv)[0] != nullptr) return (*argv)[0];
-  std::ifstream in("/proc/self/cmdline");
-  std::string first;
-  std::getline(in, first, '\0');
-  return first;
-}
 
 int64_t Sum(const int* counts, int n) {
   int64_t total = 0;

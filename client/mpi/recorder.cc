@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <string>
@@ -251,6 +252,14 @@ int64_t TypeSizeSlow(MPI_Datatype type) {
   int size = 0;
   if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
   return size;
+}
+
+std::string ProgramName(char*** argv) {
+  if (argv != nullptr && *argv != nullptr && (*argv)[0] != nullptr) return (*argv)[0];
+  std::ifstream in("/proc/self/cmdline");
+  std::string first;
+  std::getline(in, first, '\0');
+  return first;
 }
 
 void StartRecording(const char* program) {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 #include "client/mpi/mpi_header.h"
 
@@ -87,6 +88,10 @@ enum class Collective {
   kExscan,
   kCount,
 };
+
+// The program's path for the recording's header: argv[0] when MPI_Init was given
+// argv, else the first word of /proc/self/cmdline (MPI_Init(NULL, NULL), Fortran).
+std::string ProgramName(char*** argv);
 
 // After PMPI_Init: starts recording if HOPMAP_RECORD is set (collective over
 // MPI_COMM_WORLD: it duplicates it for the final gather).
