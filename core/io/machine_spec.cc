@@ -22,7 +22,13 @@ namespace {
 constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
-const char* const kOptionKeys[] = {"cores", "wrap", "nodes", "hops", "prefix", "width"};
+const char* const kOptionKeys[] = {"cores",  "wrap",  "nodes",          "hops",
+                                   "prefix", "width", "link-bandwidth", "link-latency"};
+// What link-bandwidth= and link-latency= accept: beyond these no network is meant
+// (a typo of units, most likely), and the simulator's arithmetic would lose sense.
+constexpr double kMinLinkBandwidth = 1e3;   // 1 kB/s
+constexpr double kMaxLinkBandwidth = 1e14;  // 100 TB/s
+constexpr double kMaxLinkLatency = 1.0;     // 1 s per link
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
@@ -50,6 +56,17 @@ absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
     values.push_back(*v);
   }
   return values;
+}
+
+absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view what, double low,
+                                    double high, absl::string_view unit, const std::string& spec) {
+  double value = 0;
+  if (!absl::SimpleAtod(text, &value) || !(value >= low && value <= high)) {
+    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
+                                                   " must be a number from ", low, " to ", high,
+                                                   " (", unit, "), got '", text, "'"));
+  }
+  return value;
 }
 
 template <typename T>
@@ -191,6 +208,25 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     absl::StatusOr<int32_t> cores = ParsePositive(it->second, "cores=", spec);
     if (!cores.ok()) return cores.status();
     (*machine)->set_cores_per_node(*cores);
+  }
+  if (kind == "matrix" &&
+      (options.contains("link-bandwidth") || options.contains("link-latency"))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': link-bandwidth=/link-latency= do not apply to matrix (an "
+                     "explicit hop matrix has no links)"));
+  }
+  if (auto it = options.find("link-bandwidth"); it != options.end()) {
+    absl::StatusOr<double> bandwidth = ParseInRange(
+        it->second, "link-bandwidth=", kMinLinkBandwidth, kMaxLinkBandwidth, "bytes/s", spec);
+    if (!bandwidth.ok()) return bandwidth.status();
+    (*machine)->set_link_bandwidth(*bandwidth);
+  }
+  if (auto it = options.find("link-latency"); it != options.end()) {
+    absl::StatusOr<double> latency =
+        ParseInRange(it->second, "link-latency=", 0, kMaxLinkLatency, "seconds", spec);
+    if (!latency.ok()) return latency.status();
+    (*machine)->set_link_latency(*latency);
   }
   if (options.contains("prefix") || options.contains("width")) {
     if (file_kind) {

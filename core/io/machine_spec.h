@@ -19,7 +19,9 @@ namespace hopmap {
 //   slurm:FILE       (a Slurm topology.conf)
 //   graph:FILE       (hopmap's switch-graph file)
 //   matrix:FILE      (an explicit hop matrix)
-// Every kind takes cores=N (default 1) and the generated kinds prefix=P and
+// Every kind takes cores=N (default 1), link-bandwidth=BYTES_PER_S and
+// link-latency=SECONDS (each directed link's, for `hopmap simulate`; not matrix),
+// and the generated kinds prefix=P and
 // width=W for node names (default nid + 5 digits). Errors name the part that is
 // wrong and list what is accepted.
 absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec);

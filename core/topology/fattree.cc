@@ -56,7 +56,8 @@ absl::StatusOr<FatTreeMachine> FatTreeMachine::Create(std::vector<int32_t> ariti
 }
 
 std::string FatTreeMachine::Spec() const {
-  return absl::StrCat("fattree:", absl::StrJoin(arities_, "x"), ":cores=", cores_per_node());
+  return absl::StrCat("fattree:", absl::StrJoin(arities_, "x"), ":cores=", cores_per_node(),
+                      LinkSpecOptions());
 }
 
 std::vector<std::string> FatTreeMachine::dim_names() const {

@@ -1,12 +1,29 @@
 #include "core/topology/machine.h"
 
 #include <algorithm>
+#include <charconv>
+
+#include "absl/strings/str_cat.h"
 
 namespace hopmap {
 
 const std::vector<std::string>& Machine::warnings() const {
   static const std::vector<std::string>* none = new std::vector<std::string>();
   return *none;
+}
+
+std::string Machine::LinkSpecOptions() const {
+  // The shortest form that reads back as the same double (425e6 is "425000000",
+  // 1e-07 is "1e-07").
+  auto shortest = [](double value) {
+    char buffer[32];
+    const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    return std::string(buffer, end.ptr);
+  };
+  std::string options;
+  if (link_bandwidth_) absl::StrAppend(&options, ":link-bandwidth=", shortest(*link_bandwidth_));
+  if (link_latency_) absl::StrAppend(&options, ":link-latency=", shortest(*link_latency_));
+  return options;
 }
 
 std::vector<int64_t> Machine::BallSizeUpperBounds() const {

@@ -89,12 +89,26 @@ class Machine {
   [[nodiscard]] int32_t cores_per_node() const { return cores_per_node_; }
   void set_cores_per_node(int32_t cores) { cores_per_node_ = cores; }
 
+  // Each directed link's bandwidth (bytes per second) and latency (seconds), as the
+  // spec's link-bandwidth= and link-latency= gave them: what `hopmap simulate`
+  // builds its network from (unset: the defaults of core/simulate). Hops and link
+  // loads do not depend on them.
+  [[nodiscard]] std::optional<double> link_bandwidth() const { return link_bandwidth_; }
+  [[nodiscard]] std::optional<double> link_latency() const { return link_latency_; }
+  void set_link_bandwidth(double bytes_per_second) { link_bandwidth_ = bytes_per_second; }
+  void set_link_latency(double seconds) { link_latency_ = seconds; }
+  // ":link-bandwidth=B:link-latency=L" for what is set ("" when neither is): what
+  // every Spec() appends so that the spec gives back the same machine.
+  [[nodiscard]] std::string LinkSpecOptions() const;
+
   [[nodiscard]] const NodeNames& node_names() const { return names_; }
   void set_node_names(NodeNames names) { names_ = std::move(names); }
   [[nodiscard]] std::string NodeName(NodeId node) const { return names_.Name(node); }
 
  private:
   int32_t cores_per_node_ = 1;
+  std::optional<double> link_bandwidth_;
+  std::optional<double> link_latency_;
   NodeNames names_;
 };
 

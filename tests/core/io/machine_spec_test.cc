@@ -61,15 +61,18 @@ TEST(CatalogTest, EntriesInOrder) {
   EXPECT_THAT(names,
               ElementsAre("bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64", "dragonfly-xc"));
   EXPECT_THAT(specs,
-              ElementsAre("torus:8x8x8:cores=4", "torus:25x16x24:cores=12", "chipmesh:4x4:nodes=96",
-                          "fattree:64x64:cores=16", "dragonfly:15,96,4:cores=24"));
+              ElementsAre("torus:8x8x8:cores=4:link-bandwidth=425e6:link-latency=100e-9",
+                          "torus:25x16x24:cores=12:link-bandwidth=4.8e9:link-latency=100e-9",
+                          "chipmesh:4x4:nodes=96:link-bandwidth=1.75e9:link-latency=100e-9",
+                          "fattree:64x64:cores=16:link-bandwidth=12.5e9:link-latency=90e-9",
+                          "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e9:link-latency=100e-9"));
 }
 
 TEST(CatalogTest, Find) {
   const CatalogEntry* kraken = FindCatalogEntry("kraken");
   ASSERT_NE(kraken, nullptr);
   EXPECT_EQ(kraken->name, "kraken");
-  EXPECT_EQ(kraken->spec, "torus:25x16x24:cores=12");
+  EXPECT_EQ(kraken->spec, "torus:25x16x24:cores=12:link-bandwidth=4.8e9:link-latency=100e-9");
   EXPECT_EQ(FindCatalogEntry("Kraken"), nullptr);  // names are case-sensitive
   EXPECT_EQ(FindCatalogEntry("krak"), nullptr);
   EXPECT_EQ(FindCatalogEntry(""), nullptr);
@@ -88,11 +91,16 @@ struct CatalogExpectation {
 
 TEST(CatalogTest, EveryEntryParsesWithItsDocumentedSize) {
   const std::vector<CatalogExpectation> expected = {
-      {"bgp-8x8x8", "torus", 512, 4, "torus:8x8x8:cores=4", 12},
-      {"kraken", "torus", 9600, 12, "torus:25x16x24:cores=12", 32},
-      {"tianhe3-proto", "chipmesh", 1536, 1, "chipmesh:4x4:cores=1", 6},
-      {"fattree-64x64", "fattree", 4096, 16, "fattree:64x64:cores=16", 4},
-      {"dragonfly-xc", "dragonfly", 5760, 24, "dragonfly:15,96,4:cores=24", 5},
+      {"bgp-8x8x8", "torus", 512, 4,
+       "torus:8x8x8:cores=4:link-bandwidth=425000000:link-latency=1e-07", 12},
+      {"kraken", "torus", 9600, 12,
+       "torus:25x16x24:cores=12:link-bandwidth=4800000000:link-latency=1e-07", 32},
+      {"tianhe3-proto", "chipmesh", 1536, 1,
+       "chipmesh:4x4:cores=1:link-bandwidth=1750000000:link-latency=1e-07", 6},
+      {"fattree-64x64", "fattree", 4096, 16,
+       "fattree:64x64:cores=16:link-bandwidth=12500000000:link-latency=9e-08", 4},
+      {"dragonfly-xc", "dragonfly", 5760, 24,
+       "dragonfly:15,96,4:cores=24:link-bandwidth=5250000000:link-latency=1e-07", 5},
   };
   ASSERT_EQ(BuiltinCatalog().size(), expected.size());
   for (const CatalogExpectation& e : expected) {
@@ -298,6 +306,36 @@ TEST(MachineSpecTest, NodeNamesPrefixAndWidth) {
             "0..12, got '-1'");
 }
 
+TEST(MachineSpecTest, LinkParametersAreReadAndChecked) {
+  std::shared_ptr<Machine> m =
+      MustParse("torus:4x4:cores=2:link-bandwidth=425e6:link-latency=1e-7");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->link_bandwidth(), 425e6);
+  EXPECT_EQ(m->link_latency(), 1e-7);
+  EXPECT_EQ(m->Spec(), "torus:4x4:cores=2:link-bandwidth=425000000:link-latency=1e-07");
+  std::shared_ptr<Machine> plain = MustParse("torus:4x4");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_FALSE(plain->link_bandwidth().has_value());
+  EXPECT_FALSE(plain->link_latency().has_value());
+  // A catalog entry's figures, and an override of one of them.
+  std::shared_ptr<Machine> bgp = MustParse("bgp-8x8x8:link-bandwidth=1e9");
+  ASSERT_NE(bgp, nullptr);
+  EXPECT_EQ(bgp->link_bandwidth(), 1e9);
+  EXPECT_EQ(bgp->link_latency(), 100e-9);
+  EXPECT_EQ(SpecError("torus:4:link-bandwidth=fast"),
+            "machine spec 'torus:4:link-bandwidth=fast': link-bandwidth= must be a number from "
+            "1000 to 1e+14 (bytes/s), got 'fast'");
+  EXPECT_EQ(SpecError("torus:4:link-bandwidth=0"),
+            "machine spec 'torus:4:link-bandwidth=0': link-bandwidth= must be a number from "
+            "1000 to 1e+14 (bytes/s), got '0'");
+  EXPECT_EQ(SpecError("torus:4:link-latency=-1e-6"),
+            "machine spec 'torus:4:link-latency=-1e-6': link-latency= must be a number from 0 "
+            "to 1 (seconds), got '-1e-6'");
+  EXPECT_EQ(SpecError("torus:4:link-latency=nan"),
+            "machine spec 'torus:4:link-latency=nan': link-latency= must be a number from 0 "
+            "to 1 (seconds), got 'nan'");
+}
+
 TEST(MachineSpecTest, SpecRoundTripForGeneratedKinds) {
   const std::vector<std::string> specs = {
       "torus:8x8x8:cores=4",
@@ -315,6 +353,9 @@ TEST(MachineSpecTest, SpecRoundTripForGeneratedKinds) {
       "dragonfly:3,2,2",
       "kraken:cores=4",
       "bgp-8x8x8:wrap=011",
+      "torus:4x4:link-bandwidth=2e9",
+      "fattree:4x4:link-latency=0:link-bandwidth=1e3",
+      "dragonfly:3,2,2:link-bandwidth=1.5e10:link-latency=2.5e-07",
   };
   for (const std::string& spec : specs) {
     SCOPED_TRACE(spec);

@@ -1,0 +1,79 @@
+#include "sim/runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "sim/model_codec.h"
+#include "sim/subprocess.h"
+
+namespace hopmap::sim {
+namespace {
+
+bool IsExecutable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+// The last non-empty line of a worker's errors: SimGrid ends with what stopped it.
+std::string LastLine(absl::string_view text) {
+  absl::string_view last;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) last = line;
+  }
+  return std::string(last);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> FindSimGridWorker() {
+  if (const char* env = std::getenv("HOPMAP_SIMGRID_WORKER"); env != nullptr && *env != '\0') {
+    if (IsExecutable(env)) return std::string(env);
+    return absl::NotFoundError(
+        absl::StrCat("HOPMAP_SIMGRID_WORKER=", env, " is not an executable program"));
+  }
+  std::vector<std::string> tried;
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::string installed =
+        (self.parent_path().parent_path() / "libexec/hopmap/hopmap-simgrid").string();
+    if (IsExecutable(installed)) return installed;
+    tried.push_back(installed);
+  }
+  const std::string built = HOPMAP_SIMGRID_WORKER_BUILT;
+  if (IsExecutable(built)) return built;
+  tried.push_back(built);
+  return absl::NotFoundError(
+      absl::StrCat("the SimGrid worker hopmap-simgrid is not installed (looked at ",
+                   absl::StrJoin(tried, ", "), "; set HOPMAP_SIMGRID_WORKER to its path)"));
+}
+
+NetworkSimulator SimGridSimulator(std::string worker) {
+  return [worker = std::move(worker)](const NetworkModel& model) -> absl::StatusOr<double> {
+    absl::StatusOr<ProcessResult> run = RunProcess({worker}, EncodeNetworkModel(model));
+    if (!run.ok()) return run.status();
+    if (run->exit_code != 0) {
+      std::string why = LastLine(run->err);
+      if (why.empty()) {
+        why = run->signal != 0 ? absl::StrCat("ended by signal ", run->signal)
+                               : absl::StrCat("exit code ", run->exit_code);
+      }
+      return absl::InternalError(absl::StrCat("the SimGrid worker failed: ", why));
+    }
+    double seconds = 0;
+    absl::string_view out = absl::StripAsciiWhitespace(run->out);
+    if (!absl::ConsumePrefix(&out, "time_s=") || !absl::SimpleAtod(out, &seconds)) {
+      return absl::InternalError(
+          absl::StrCat("the SimGrid worker printed no time: '", LastLine(run->out), "'"));
+    }
+    return seconds;
+  };
+}
+
+}  // namespace hopmap::sim

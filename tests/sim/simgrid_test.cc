@@ -1,0 +1,201 @@
+// The SimGrid worker on hopmap's network models: the physics a user relies on
+// (bytes / bandwidth, sharing a link, contention on a torus), determinism, and the
+// errors. Every test runs the real hopmap-simgrid process.
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <random>
+
+#include "core/graph/generators.h"
+#include "core/io/machine_spec.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sim/model_codec.h"
+#include "sim/runner.h"
+#include "sim/subprocess.h"
+
+namespace hopmap::sim {
+namespace {
+
+using ::testing::HasSubstr;
+
+// SimGrid's default network model (LV08): a flow gets 0.97 of the bandwidth and
+// its route's latency counts 13.01 times (docs/simulate.md).
+constexpr double kBandwidthFactor = 0.97;
+constexpr double kLatencyFactor = 13.01;
+
+Allocation MustAllocate(const std::string& spec) {
+  absl::StatusOr<std::shared_ptr<Machine>> machine = ParseMachineSpec(spec);
+  EXPECT_TRUE(machine.ok()) << machine.status();
+  absl::StatusOr<Allocation> allocation = Allocation::WholeMachine(*machine);
+  EXPECT_TRUE(allocation.ok()) << allocation.status();
+  return *std::move(allocation);
+}
+
+TaskGraph MustBuild(TaskId tasks, const std::vector<std::tuple<TaskId, TaskId, Bytes>>& edges) {
+  TaskGraphBuilder builder(tasks);
+  for (const auto& [u, v, w] : edges) EXPECT_TRUE(builder.AddTraffic(u, v, w).ok());
+  absl::StatusOr<TaskGraph> graph = std::move(builder).Build();
+  EXPECT_TRUE(graph.ok()) << graph.status();
+  return *std::move(graph);
+}
+
+NetworkSimulator Worker() {
+  absl::StatusOr<std::string> worker = FindSimGridWorker();
+  EXPECT_TRUE(worker.ok()) << worker.status();
+  return SimGridSimulator(worker.ok() ? *worker : "/nonexistent");
+}
+
+// One iteration's time of `slot_of_task` (the in-order placement when empty).
+double SimulatedTime(const TaskGraph& graph, const Allocation& allocation,
+                     std::vector<SlotId> slot_of_task = {}) {
+  SimulateRequest request;
+  request.graph = &graph;
+  request.allocation = &allocation;
+  if (!slot_of_task.empty()) request.mappings.push_back({"mapping", std::move(slot_of_task)});
+  absl::StatusOr<SimulationReport> report = Simulate(request, Worker());
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return -1;
+  return report->simulations.back().time_s;
+}
+
+TEST(SimGridTest, OneLargeMessageTakesBytesOverBandwidthWhateverTheHops) {
+  // A line of 8 nodes: tasks 0 and 1 on nodes 0 and 1 (1 hop), then on 0 and 7.
+  const Allocation line = MustAllocate("mesh:8:link-bandwidth=1e9:link-latency=1e-6");
+  const TaskGraph graph = MustBuild(2, {{0, 1, 2'000'000'000}});  // 1 GB each way
+  const double expected_transfer = 1e9 / (1e9 * kBandwidthFactor);
+  const double near = SimulatedTime(graph, line, {0, 1});
+  const double far = SimulatedTime(graph, line, {0, 7});
+  EXPECT_NEAR(near, expected_transfer + kLatencyFactor * 1 * 1e-6, 1e-6);
+  EXPECT_NEAR(far, expected_transfer + kLatencyFactor * 7 * 1e-6, 1e-6);
+  // The hop count changes the time by latency only: under 0.01% here.
+  EXPECT_LT((far - near) / near, 1e-4);
+}
+
+TEST(SimGridTest, TwoFlowsThroughOneLinkTakeTwiceAsLongAsOnDisjointRoutes) {
+  const Allocation line = MustAllocate("mesh:4:link-bandwidth=1e9:link-latency=1e-6");
+  // Tasks 0..3 on nodes 0..3. Shared: 0-2 and 1-3 both cross the link 1-2 (each
+  // direction). Disjoint: 0-1 and 2-3.
+  const TaskGraph shared = MustBuild(4, {{0, 2, 1'000'000'000}, {1, 3, 1'000'000'000}});
+  const TaskGraph disjoint = MustBuild(4, {{0, 1, 1'000'000'000}, {2, 3, 1'000'000'000}});
+  const double shared_time = SimulatedTime(shared, line);
+  const double disjoint_time = SimulatedTime(disjoint, line);
+  ASSERT_GT(disjoint_time, 0);
+  EXPECT_NEAR(shared_time / disjoint_time, 2.0, 0.02);
+}
+
+TEST(SimGridTest, MessagesInsideANodeUseItsLoopbackNotTheNetwork) {
+  // Two tasks on one node of a slow network: they exchange at the node's speed.
+  const Allocation pair = MustAllocate("mesh:2:cores=2:link-bandwidth=1e6");
+  const TaskGraph graph = MustBuild(2, {{0, 1, 2'000'000}});
+  const double same_node = SimulatedTime(graph, pair, {0, 1});
+  const double across = SimulatedTime(graph, pair, {0, 2});
+  EXPECT_NEAR(across, 1e6 / (1e6 * kBandwidthFactor), 1e-3);
+  EXPECT_LT(same_node, across / 100);
+}
+
+TEST(SimGridTest, FewerHopBytesOnAContendedTorusIsPredictedFaster) {
+  const Allocation torus = MustAllocate("torus:4x4x4:link-bandwidth=1e9:link-latency=1e-7");
+  GeneratorOptions stencil;
+  stencil.kind = "stencil3d-7";
+  stencil.dims = {4, 4, 4};
+  stencil.wrap = true;
+  stencil.bytes = 1 << 20;
+  absl::StatusOr<TaskGraph> graph = GenerateGraph(stencil);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  std::vector<SlotId> shuffled(64);
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
+
+  SimulateRequest request;
+  request.graph = &*graph;
+  request.allocation = &torus;
+  request.mappings.push_back({"shuffled", shuffled});
+  request.iterations = 3;
+  absl::StatusOr<SimulationReport> report = Simulate(request, Worker());
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->simulations.size(), 2u);
+  const SimulationResult& in_order = report->simulations[0];
+  const SimulationResult& random = report->simulations[1];
+  EXPECT_EQ(in_order.mapping, "in-order");
+  EXPECT_LT(in_order.hop_bytes, random.hop_bytes);
+  // In order every message crosses one link of its own: 1 MiB at 0.97 GB/s.
+  EXPECT_NEAR(in_order.time_s, (1 << 20) / (1e9 * kBandwidthFactor), 2e-5);
+  EXPECT_GT(random.ratio_to_in_order, 1.5);
+  EXPECT_DOUBLE_EQ(random.total_time_s, random.time_s * 3);
+  // The shuffled placement's busiest link carries several messages at once and sets
+  // most of the time.
+  EXPECT_GT(random.busiest_link.bytes, in_order.busiest_link.bytes);
+  EXPECT_GT(random.busiest_link_share, 0.5);
+  EXPECT_LE(random.busiest_link_share, 1.0 / kBandwidthFactor + 1e-9);
+}
+
+TEST(SimGridTest, TheSameRequestGivesTheSameTimesEveryRun) {
+  const Allocation fattree = MustAllocate("fattree:4x4:cores=2");
+  GeneratorOptions ring;
+  ring.kind = "recursive-doubling";
+  ring.tasks = 32;
+  ring.bytes = 12345;
+  absl::StatusOr<TaskGraph> graph = GenerateGraph(ring);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  std::vector<SlotId> reversed(32);
+  for (int t = 0; t < 32; ++t) reversed[t] = 31 - t;
+  SimulateRequest request;
+  request.graph = &*graph;
+  request.allocation = &fattree;
+  request.mappings.push_back({"reversed", reversed});
+  request.patterns = {CommunicationPattern{}, {PatternKind::kAllgather, 1024}};
+  request.threads = 2;
+  absl::StatusOr<SimulationReport> first = Simulate(request, Worker());
+  absl::StatusOr<SimulationReport> second = Simulate(request, Worker());
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_EQ(first->simulations.size(), second->simulations.size());
+  for (size_t i = 0; i < first->simulations.size(); ++i) {
+    EXPECT_EQ(first->simulations[i].total_time_s, second->simulations[i].total_time_s);
+    EXPECT_GT(first->simulations[i].time_s, 0);
+  }
+}
+
+TEST(SimGridTest, AMachineWithoutLinksOrAWrongMappingIsRefused) {
+  const Allocation torus = MustAllocate("torus:2x2");
+  const TaskGraph graph = MustBuild(4, {{0, 1, 10}});
+  SimulateRequest request;
+  request.graph = &graph;
+  request.allocation = &torus;
+  request.mappings.push_back({"short.perm", {0, 1}});
+  absl::StatusOr<SimulationReport> report = Simulate(request, Worker());
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("short.perm"));
+  request.mappings = {{"twice.perm", {0, 0, 1, 2}}};
+  report = Simulate(request, Worker());
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("twice.perm"));
+  request.mappings.clear();
+  request.iterations = 0;
+  std::optional<RequestError> bad = CheckSimulateRequest(request);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "iterations");
+}
+
+TEST(SimGridTest, TheWorkerRefusesABrokenModelWithOneLine) {
+  absl::StatusOr<std::string> worker = FindSimGridWorker();
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  absl::StatusOr<double> time = SimGridSimulator(*worker)(NetworkModel{});
+  ASSERT_FALSE(time.ok());
+  EXPECT_THAT(time.status().message(), HasSubstr("standard input: no hosts"));
+  absl::StatusOr<ProcessResult> garbage = RunProcess({*worker}, "not a model");
+  ASSERT_TRUE(garbage.ok());
+  EXPECT_EQ(garbage->exit_code, 2);
+  EXPECT_THAT(garbage->err, HasSubstr("hopmap-simgrid: standard input:"));
+  // A flow between hosts without a route is caught before SimGrid sees it.
+  NetworkModel model;
+  model.hosts = {"a", "b"};
+  model.phases = {{{0, 1, 100}}};
+  absl::StatusOr<NetworkModel> decoded = DecodeNetworkModel(EncodeNetworkModel(model), "test");
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.status().message(), "test: no route for a flow from a to b");
+}
+
+}  // namespace
+}  // namespace hopmap::sim
