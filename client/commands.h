@@ -21,6 +21,7 @@ void AddMachinesCommand(CLI::App& root, Action& run);
 void AddAlgorithmsCommand(CLI::App& root, Action& run);
 void AddQapCommand(CLI::App& root, Action& run);
 void AddDrawCommand(CLI::App& root, Action& run);
+void AddSimulateCommand(CLI::App& root, Action& run);
 
 }  // namespace hopmap::cli
 

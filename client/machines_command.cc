@@ -14,6 +14,7 @@
 #include "core/balance/balancers.h"
 #include "core/io/machine_spec.h"
 #include "core/mappers/mapper.h"
+#include "core/simulate/network_model.h"
 #include "core/topology/catalog.h"
 #include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
@@ -38,6 +39,15 @@ std::string Describe(const std::string& name, const Machine& m) {
     absl::StrAppend(&text, "dims         ", absl::StrJoin(m.dim_names(), "x"), " = ",
                     absl::StrJoin(m.dims(), "x"), "\n");
   }
+  if (m.num_links() > 0) {
+    // What hopmap simulate builds the network from (docs/simulate.md).
+    absl::StrAppend(
+        &text, absl::StrFormat("link speed   %.4g GB/s per direction%s\nlink delay   %.4g ns%s\n",
+                               m.link_bandwidth().value_or(kDefaultLinkBandwidth) / 1e9,
+                               m.link_bandwidth() ? "" : " (simulate's default)",
+                               m.link_latency().value_or(kDefaultLinkLatency) * 1e9,
+                               m.link_latency() ? "" : " (simulate's default)"));
+  }
   if (m.num_nodes() > 0) {
     absl::StrAppend(&text, "node names   ", m.NodeName(0), " .. ", m.NodeName(m.num_nodes() - 1),
                     "\n");
@@ -57,6 +67,11 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
   j["diameter_hops"] = m.max_hops();
   j["min_hops"] = m.min_hops();
   j["links"] = m.num_links();
+  if (m.num_links() > 0) {
+    j["link_bandwidth"] = m.link_bandwidth().value_or(kDefaultLinkBandwidth);
+    j["link_latency"] = m.link_latency().value_or(kDefaultLinkLatency);
+    j["link_parameters"] = m.link_bandwidth() && m.link_latency() ? "spec" : "default";
+  }
   if (!m.dims().empty()) {
     j["dims"] = m.dims();
     j["dim_names"] = m.dim_names();

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   hopmap::cli::AddMapCommand(app, run);
   hopmap::cli::AddEvalCommand(app, run);
   hopmap::cli::AddDrawCommand(app, run);
+  hopmap::cli::AddSimulateCommand(app, run);
   hopmap::cli::AddAnalyzeCommand(app, run);
   hopmap::cli::AddGenCommand(app, run);
   hopmap::cli::AddConvertCommand(app, run);

@@ -91,6 +91,16 @@ void RemoteProblem::FillRequest(v1::EvaluateRequest& request) const {
   *request.mutable_graph() = graph;
 }
 
+void RemoteProblem::FillRequest(v1::SimulateRequest& request) const {
+  if (machine.has_value()) {
+    *request.mutable_machine() = *machine;
+  } else {
+    request.set_machine_name(machine_name);
+  }
+  *request.mutable_allocation() = allocation;
+  *request.mutable_graph() = graph;
+}
+
 void RemoteProblem::FixReport(MappingReport& report) const {
   if (local_machine != nullptr) report.machine = local_machine->Spec();
 }

@@ -39,6 +39,7 @@ struct RemoteProblem {
 
   void FillRequest(v1::MapRequest& request) const;
   void FillRequest(v1::EvaluateRequest& request) const;
+  void FillRequest(v1::SimulateRequest& request) const;
   // The daemon names a machine it built from file text by that text's field; the
   // report says what --local says (the file's path) instead.
   void FixReport(MappingReport& report) const;

@@ -24,12 +24,15 @@
 #include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 #include "server/status_util.h"
+#include "sim/runner.h"
 
 namespace hopmap::server {
 namespace {
 
 // How often the watcher asks gRPC whether a call was cancelled.
 constexpr absl::Duration kWatchInterval = absl::Milliseconds(20);
+// The most mappings one Simulate call may hold (each is a simulation run).
+constexpr int kMaxSimulatedMappings = 64;
 // The most busiest links an Evaluate may ask for.
 constexpr int kMaxBusiestLinks = 100'000;
 // Longest value of a request field echoed into a log line.
@@ -578,6 +581,43 @@ absl::Status MapperService::DoEvaluate(Call& call, const v1::EvaluateRequest& re
   return absl::OkStatus();
 }
 
+absl::Status MapperService::DoSimulate(Call& call, const v1::SimulateRequest& request,
+                                       v1::SimulateReply* reply) {
+  if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
+  call.algorithm = "simulate";
+  absl::StatusOr<SimulateRequest> simulate = SimulateRequestFromProto(request);
+  if (!simulate.ok()) return simulate.status();
+  if (request.mappings_size() > kMaxSimulatedMappings) {
+    return FieldError("mappings",
+                      absl::StrCat("at most ", kMaxSimulatedMappings, " mappings in one call, got ",
+                                   request.mappings_size()));
+  }
+  if (absl::Status s = CheckGraphLimits(request.graph(), call); !s.ok()) return s;
+  for (const v1::SimulatedMapping& m : request.mappings()) {
+    if (m.slot_of_task_size() > options_.max_tasks) {
+      return OverLimit("mappings.slot_of_task: entries", m.slot_of_task_size(), options_.max_tasks,
+                       "--max-tasks");
+    }
+  }
+  absl::StatusOr<Problem> problem = PrepareProblem(call, request);
+  if (!problem.ok()) return problem.status();
+  simulate->graph = &problem->graph;
+  simulate->allocation = problem->lookup.allocation.get();
+  simulate->threads = SolveThreads(0);
+  if (std::optional<RequestError> bad = CheckSimulateRequest(*simulate)) {
+    return RequestFieldError(*bad);
+  }
+  // The worker is looked up per call: an installation may add it while the daemon runs.
+  absl::StatusOr<std::string> worker = sim::FindSimGridWorker();
+  if (!worker.ok()) return absl::FailedPreconditionError(worker.status().message());
+  absl::StatusOr<SimulationReport> report =
+      hopmap::Simulate(*simulate, sim::SimGridSimulator(*worker));
+  if (!report.ok()) return report.status();
+  SimulationReportToProto(*report, reply);
+  reply->set_request_id(call.id);
+  return absl::OkStatus();
+}
+
 absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& request,
                                       v1::AnalyzeReply* reply) {
   if (absl::Status s = Authorize(*call.context, false); !s.ok()) return s;
@@ -671,6 +711,12 @@ grpc::Status MapperService::Evaluate(grpc::ServerContext* context,
                                      const v1::EvaluateRequest* request, v1::MapReply* reply) {
   CallScope scope(this, context, "Evaluate");
   return scope.Finish(DoEvaluate(scope.call(), *request, reply));
+}
+
+grpc::Status MapperService::Simulate(grpc::ServerContext* context,
+                                     const v1::SimulateRequest* request, v1::SimulateReply* reply) {
+  CallScope scope(this, context, "Simulate");
+  return scope.Finish(DoSimulate(scope.call(), *request, reply));
 }
 
 grpc::Status MapperService::Analyze(grpc::ServerContext* context, const v1::AnalyzeRequest* request,

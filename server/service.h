@@ -41,6 +41,8 @@ class MapperService final : public v1::Mapper::Service {
                    v1::MapReply* reply) override;
   grpc::Status MapStream(grpc::ServerContext* context, const v1::MapRequest* request,
                          grpc::ServerWriter<v1::MapProgress>* writer) override;
+  grpc::Status Simulate(grpc::ServerContext* context, const v1::SimulateRequest* request,
+                        v1::SimulateReply* reply) override;
   grpc::Status Evaluate(grpc::ServerContext* context, const v1::EvaluateRequest* request,
                         v1::MapReply* reply) override;
   grpc::Status Analyze(grpc::ServerContext* context, const v1::AnalyzeRequest* request,
@@ -97,6 +99,7 @@ class MapperService final : public v1::Mapper::Service {
   absl::Status DoMap(Call& call, const v1::MapRequest& request, v1::MapReply* reply,
                      const std::function<void(const v1::Progress&)>& on_progress);
   absl::Status DoEvaluate(Call& call, const v1::EvaluateRequest& request, v1::MapReply* reply);
+  absl::Status DoSimulate(Call& call, const v1::SimulateRequest& request, v1::SimulateReply* reply);
   absl::Status DoAnalyze(Call& call, const v1::AnalyzeRequest& request, v1::AnalyzeReply* reply);
   absl::Status DoPutMachine(Call& call, const v1::PutMachineRequest& request, v1::Machine* reply);
   absl::Status DoDeleteMachine(Call& call, const v1::DeleteMachineRequest& request);

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 
@@ -58,8 +59,18 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // This process's environment, with `env`'s names replaced (getenv finds the
+  // first entry of a name, so a second one would not count).
   std::vector<std::string> environment;
-  for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const std::string& added : env) {
+      replaced |= std::string_view(added).substr(0, added.find('=')) == name;
+    }
+    if (!replaced) environment.emplace_back(entry);
+  }
   environment.insert(environment.end(), env.begin(), env.end());
   std::vector<char*> envp;
   for (std::string& e : environment) envp.push_back(e.data());

@@ -19,7 +19,8 @@ struct ProcessResult {
 };
 
 // argv[0] is the program's path (not searched in PATH). `env` entries
-// ("NAME=VALUE") are added to this process's environment. Fails only when the
+// ("NAME=VALUE") are added to this process's environment, replacing its own of
+// the same names. Fails only when the
 // program cannot be started; its exit code is the caller's to judge. Ignores
 // SIGPIPE in this process, so that a child that dies before reading all of
 // `input` is an error code here, not a signal that ends the caller.

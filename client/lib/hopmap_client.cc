@@ -87,6 +87,7 @@ constexpr char kServiceConfig[] = R"json({
       {"service": "hopmap.v1.Mapper", "method": "Map"},
       {"service": "hopmap.v1.Mapper", "method": "MapStream"},
       {"service": "hopmap.v1.Mapper", "method": "Evaluate"},
+      {"service": "hopmap.v1.Mapper", "method": "Simulate"},
       {"service": "hopmap.v1.Mapper", "method": "Analyze"},
       {"service": "hopmap.v1.Mapper", "method": "ListMachines"},
       {"service": "hopmap.v1.Mapper", "method": "ListAlgorithms"},
@@ -309,6 +310,15 @@ absl::StatusOr<MappingReport> HopmapClient::Evaluate(const v1::EvaluateRequest& 
   const grpc::Status status = stub_->Evaluate(context.get(), request, &reply);
   if (!status.ok()) return FromGrpc(status, deadline_seconds);
   return ReportFromProto(reply);
+}
+
+absl::StatusOr<SimulationReport> HopmapClient::Simulate(const v1::SimulateRequest& request,
+                                                        double deadline_seconds) {
+  std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
+  v1::SimulateReply reply;
+  const grpc::Status status = stub_->Simulate(context.get(), request, &reply);
+  if (!status.ok()) return FromGrpc(status, deadline_seconds);
+  return SimulationReportFromProto(reply);
 }
 
 absl::StatusOr<v1::AnalyzeReply> HopmapClient::Analyze(const v1::AnalyzeRequest& request,

@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/solve/report.h"
+#include "core/solve/simulate.h"
 #include "hopmap/v1/mapper.grpc.pb.h"
 #include "hopmap/v1/mapper.pb.h"
 
@@ -87,6 +88,8 @@ class HopmapClient {
       const v1::MapRequest& request, const std::function<void(const v1::Progress&)>& on_progress,
       double deadline_seconds = 0);
   // Measures a given mapping.
+  absl::StatusOr<SimulationReport> Simulate(const v1::SimulateRequest& request,
+                                            double deadline_seconds = 0);
   absl::StatusOr<MappingReport> Evaluate(const v1::EvaluateRequest& request,
                                          double deadline_seconds = 0);
   // Basic statistics of a task graph.

@@ -13,8 +13,8 @@ const std::vector<std::string>& Machine::warnings() const {
 }
 
 std::string Machine::LinkSpecOptions() const {
-  // The shortest form that reads back as the same double (425e6 is "425000000",
-  // 1e-07 is "1e-07").
+  // The shortest form that reads back as the same double (425e6 is "4.25e+08",
+  // 1000 is "1000").
   auto shortest = [](double value) {
     char buffer[32];
     const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof(buffer), value);

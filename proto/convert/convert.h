@@ -13,6 +13,7 @@
 #include "core/balance/balance_problem.h"
 #include "core/graph/task_graph.h"
 #include "core/solve/report.h"
+#include "core/solve/simulate.h"
 #include "core/solve/solve.h"
 #include "core/topology/machine.h"
 #include "hopmap/v1/machine.pb.h"
@@ -64,6 +65,13 @@ void SolveRequestToProto(const SolveRequest& request, v1::MapRequest* out);
 absl::StatusOr<EvaluateRequest> EvaluateRequestFromProto(const v1::EvaluateRequest& request);
 void BalanceReportToProto(const LoadBalanceReport& report, v1::BalanceReply* out);
 LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& reply);
+
+// A Simulate request's mappings (unnamed ones become "mapping N"), patterns
+// (InvalidArgument "patterns[i]: ...") and iterations (0: 1); the caller sets the
+// graph, the allocation and the threads (simulate_convert.cc).
+absl::StatusOr<SimulateRequest> SimulateRequestFromProto(const v1::SimulateRequest& request);
+void SimulationReportToProto(const SimulationReport& report, v1::SimulateReply* out);
+SimulationReport SimulationReportFromProto(const v1::SimulateReply& reply);
 
 // Every built-in mapper, then every balancer, as ListAlgorithms answers (and as
 // `hopmap algorithms` prints them without a daemon).

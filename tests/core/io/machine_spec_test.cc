@@ -92,15 +92,15 @@ struct CatalogExpectation {
 TEST(CatalogTest, EveryEntryParsesWithItsDocumentedSize) {
   const std::vector<CatalogExpectation> expected = {
       {"bgp-8x8x8", "torus", 512, 4,
-       "torus:8x8x8:cores=4:link-bandwidth=425000000:link-latency=1e-07", 12},
+       "torus:8x8x8:cores=4:link-bandwidth=4.25e+08:link-latency=1e-07", 12},
       {"kraken", "torus", 9600, 12,
-       "torus:25x16x24:cores=12:link-bandwidth=4800000000:link-latency=1e-07", 32},
+       "torus:25x16x24:cores=12:link-bandwidth=4.8e+09:link-latency=1e-07", 32},
       {"tianhe3-proto", "chipmesh", 1536, 1,
-       "chipmesh:4x4:cores=1:link-bandwidth=1750000000:link-latency=1e-07", 6},
+       "chipmesh:4x4:cores=1:link-bandwidth=1.75e+09:link-latency=1e-07", 6},
       {"fattree-64x64", "fattree", 4096, 16,
-       "fattree:64x64:cores=16:link-bandwidth=12500000000:link-latency=9e-08", 4},
+       "fattree:64x64:cores=16:link-bandwidth=1.25e+10:link-latency=9e-08", 4},
       {"dragonfly-xc", "dragonfly", 5760, 24,
-       "dragonfly:15,96,4:cores=24:link-bandwidth=5250000000:link-latency=1e-07", 5},
+       "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e+09:link-latency=1e-07", 5},
   };
   ASSERT_EQ(BuiltinCatalog().size(), expected.size());
   for (const CatalogExpectation& e : expected) {
@@ -128,12 +128,12 @@ TEST(CatalogTest, NameWithOverrides) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->num_nodes(), 9600);
   EXPECT_EQ(m->cores_per_node(), 4);
-  EXPECT_EQ(m->Spec(), "torus:25x16x24:cores=4");
+  EXPECT_EQ(m->Spec(), "torus:25x16x24:cores=4:link-bandwidth=4.8e+09:link-latency=1e-07");
 
   // wrap= on a catalog torus: x and y wrap, z does not.
   m = MustParse("bgp-8x8x8:wrap=110");
   ASSERT_NE(m, nullptr);
-  EXPECT_EQ(m->Spec(), "torus:8x8x8:wrap=110:cores=4");
+  EXPECT_EQ(m->Spec(), "torus:8x8x8:wrap=110:cores=4:link-bandwidth=4.25e+08:link-latency=1e-07");
   EXPECT_EQ(m->Hops(0, 7), 1);       // x: 0 -> 7 wraps
   EXPECT_EQ(m->Hops(0, 7 * 64), 7);  // z: 0 -> 7 does not
   EXPECT_EQ(m->Hops(0, 7 * 8), 1);   // y wraps
@@ -142,7 +142,7 @@ TEST(CatalogTest, NameWithOverrides) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->num_nodes(), 4 * 4 * 8);
   EXPECT_EQ(m->cores_per_node(), 2);
-  EXPECT_EQ(m->Spec(), "chipmesh:4x4:nodes=8:cores=2");
+  EXPECT_EQ(m->Spec(), "chipmesh:4x4:nodes=8:cores=2:link-bandwidth=1.75e+09:link-latency=1e-07");
 
   m = MustParse("fattree-64x64:prefix=fat:width=4");
   ASSERT_NE(m, nullptr);
@@ -151,7 +151,8 @@ TEST(CatalogTest, NameWithOverrides) {
 
   // An option that does not apply to the entry's kind is still rejected.
   EXPECT_EQ(SpecError("tianhe3-proto:wrap=11"),
-            "machine spec 'chipmesh:4x4:nodes=96:wrap=11': option wrap= does not apply to "
+            "machine spec 'chipmesh:4x4:nodes=96:link-bandwidth=1.75e9:link-latency=100e-9:wrap=11': "
+            "option wrap= does not apply to "
             "chipmesh");
 }
 
@@ -312,7 +313,7 @@ TEST(MachineSpecTest, LinkParametersAreReadAndChecked) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->link_bandwidth(), 425e6);
   EXPECT_EQ(m->link_latency(), 1e-7);
-  EXPECT_EQ(m->Spec(), "torus:4x4:cores=2:link-bandwidth=425000000:link-latency=1e-07");
+  EXPECT_EQ(m->Spec(), "torus:4x4:cores=2:link-bandwidth=4.25e+08:link-latency=1e-07");
   std::shared_ptr<Machine> plain = MustParse("torus:4x4");
   ASSERT_NE(plain, nullptr);
   EXPECT_FALSE(plain->link_bandwidth().has_value());
@@ -575,11 +576,11 @@ TEST(MachineSpecErrorTest, BadOptionValues) {
 TEST(MachineSpecErrorTest, UnknownOption) {
   EXPECT_EQ(SpecError("torus:4x4:foo=1"),
             "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
-            "nodes=, hops=, prefix=, width=)");
+            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
   // An unknown option before known ones: the known ones are peeled off first.
   EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
             "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
@@ -588,7 +589,7 @@ TEST(MachineSpecErrorTest, UnknownOption) {
 TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
   EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
             "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 

@@ -1,0 +1,216 @@
+// hopmap simulate: what the in-order placement and given mappings cost in time on a
+// simulated network (SimGrid), in this process's workers (--local) or through
+// hopmapd (--server); --mpi runs a real MPI program under SMPI instead.
+#include <filesystem>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "client/cli_common.h"
+#include "client/commands.h"
+#include "client/draw/time_bars.h"
+#include "client/remote.h"
+#include "core/io/mapping_files.h"
+#include "core/solve/simulate.h"
+#include "core/solve/simulate_json.h"
+#include "proto/convert/convert.h"
+#include "sim/runner.h"
+#include "sim/smpi_runner.h"
+
+namespace hopmap::cli {
+namespace {
+
+struct SimulateFlags {
+  ProblemFlags problem;
+  std::vector<std::string> mappings;
+  std::vector<std::string> patterns;
+  int iterations = 1;
+  std::string format = "text";
+  std::string output;
+  std::string draw;
+  std::string mpi_program;
+  std::vector<std::string> mpi_args;
+};
+
+std::string TextReport(const SimulationReport& r, bool mpi) {
+  std::string text = absl::StrFormat(
+      "machine    %s\njob        %d tasks, allocation of %d nodes\nlinks      %.4g GB/s and %s "
+      "each (every direction)\n",
+      r.machine, r.tasks, r.hosts, r.link_bandwidth / 1e9, draw::FormatSeconds(r.link_latency));
+  if (mpi) {
+    absl::StrAppend(&text, "program    ", absl::StrJoin(r.patterns, " "),
+                    " (SMPI; the program's simulated run time)\n\n");
+    absl::StrAppend(&text, absl::StrFormat("%-24s %14s %12s %16s\n", "mapping", "time_s",
+                                           "vs in-order", "hop_bytes"));
+    for (const SimulationResult& s : r.simulations) {
+      absl::StrAppend(&text, absl::StrFormat("%-24s %14.6g %12.4f %16d\n", s.mapping, s.time_s,
+                                             s.ratio_to_in_order, s.hop_bytes));
+    }
+    return text;
+  }
+  absl::StrAppend(
+      &text, absl::StrFormat("traffic    %s, %d messages per iteration, %d iteration%s\n\n",
+                             absl::StrJoin(r.patterns, " + "), r.flows_per_iteration, r.iterations,
+                             r.iterations == 1 ? "" : "s"));
+  absl::StrAppend(&text, absl::StrFormat("%-24s %14s %12s %16s  %s\n", "mapping", "time_s/iter",
+                                         "vs in-order", "hop_bytes", "busiest link (share)"));
+  for (const SimulationResult& s : r.simulations) {
+    const std::string busiest =
+        s.busiest_link.link < 0
+            ? std::string("none (all inside nodes)")
+            : absl::StrFormat("%s (%.0f%%)", s.busiest_link.name, 100 * s.busiest_link_share);
+    absl::StrAppend(&text, absl::StrFormat("%-24s %14.6g %12.4f %16d  %s\n", s.mapping, s.time_s,
+                                           s.ratio_to_in_order, s.hop_bytes, busiest));
+  }
+  return text;
+}
+
+absl::Status WriteSimulation(const SimulateFlags& flags, const SimulationReport& report) {
+  const bool mpi = !flags.mpi_program.empty();
+  absl::Status written =
+      flags.format == "json"
+          ? WriteOutput(flags.output, SimulationReportToJson(report).dump(2) + "\n")
+          : WriteOutput(flags.output, TextReport(report, mpi));
+  if (!written.ok() || flags.draw.empty()) return written;
+  return draw::DrawSimulationBars(
+      report, std::filesystem::path(flags.problem.graph).filename().string(), flags.draw);
+}
+
+absl::StatusOr<std::vector<SimulatedMapping>> ReadMappings(const SimulateFlags& flags,
+                                                           const Allocation* allocation) {
+  std::vector<SimulatedMapping> mappings;
+  for (const std::string& path : flags.mappings) {
+    absl::StatusOr<std::vector<SlotId>> slots = ReadMappingFile(path, allocation);
+    if (!slots.ok()) return slots.status();
+    mappings.push_back({path, *std::move(slots)});
+  }
+  return mappings;
+}
+
+absl::StatusOr<std::vector<CommunicationPattern>> ParsePatterns(const SimulateFlags& flags) {
+  std::vector<CommunicationPattern> patterns;
+  for (const std::string& text : flags.patterns) {
+    absl::StatusOr<CommunicationPattern> p = ParsePattern(text);
+    if (!p.ok())
+      return absl::InvalidArgumentError(absl::StrCat("--pattern: ", p.status().message()));
+    patterns.push_back(*p);
+  }
+  return patterns;
+}
+
+// A request error as the user knows the field: the flag.
+absl::Status FlagError(const RequestError& bad) {
+  static const std::pair<const char*, const char*> kFlags[] = {
+      {"mappings", "--mapping"}, {"iterations", "--iterations"}, {"threads", "--threads"},
+      {"patterns", "--pattern"}, {"graph", "--graph"},           {"allocation", "--machine"}};
+  for (const auto& [field, flag] : kFlags) {
+    if (bad.field == field) {
+      return absl::Status(bad.status.code(), absl::StrCat(flag, ": ", bad.status.message()));
+    }
+  }
+  return bad.status;
+}
+
+absl::Status RunSimulateLocal(const SimulateFlags& flags) {
+  absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  SimulateRequest request;
+  request.graph = &problem->graph;
+  request.allocation = &*problem->allocation;
+  request.iterations = flags.iterations;
+  request.threads = flags.problem.threads;
+  absl::StatusOr<std::vector<SimulatedMapping>> mappings =
+      ReadMappings(flags, &*problem->allocation);
+  if (!mappings.ok()) return mappings.status();
+  request.mappings = *std::move(mappings);
+  absl::StatusOr<std::vector<CommunicationPattern>> patterns = ParsePatterns(flags);
+  if (!patterns.ok()) return patterns.status();
+  request.patterns = *std::move(patterns);
+  if (std::optional<RequestError> bad = CheckSimulateRequest(request)) return FlagError(*bad);
+  absl::StatusOr<SimulationReport> report;
+  if (!flags.mpi_program.empty()) {
+    sim::MpiProgram program{flags.mpi_program, flags.mpi_args};
+    report = sim::SimulateMpiProgram(request, program);
+  } else {
+    absl::StatusOr<std::string> worker = sim::FindSimGridWorker();
+    if (!worker.ok()) return worker.status();
+    report = Simulate(request, sim::SimGridSimulator(*worker));
+  }
+  if (!report.ok()) return report.status();
+  return WriteSimulation(flags, *report);
+}
+
+absl::Status RunSimulateRemote(const SimulateFlags& flags) {
+  if (!flags.mpi_program.empty()) {
+    return absl::InvalidArgumentError(
+        "--mpi runs the program on this machine: use it with --local, not --server");
+  }
+  absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
+  if (!problem.ok()) return problem.status();
+  absl::StatusOr<std::vector<SimulatedMapping>> mappings = ReadMappings(flags, nullptr);
+  if (!mappings.ok()) return mappings.status();
+  absl::StatusOr<std::vector<CommunicationPattern>> patterns = ParsePatterns(flags);
+  if (!patterns.ok()) return patterns.status();
+  absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
+      ConnectRemote(flags.problem.remote);
+  if (!client.ok()) return client.status();
+  v1::SimulateRequest request;
+  problem->FillRequest(request);
+  for (const SimulatedMapping& m : *mappings) {
+    v1::SimulatedMapping* wire = request.add_mappings();
+    wire->set_name(m.name);
+    wire->mutable_slot_of_task()->Assign(m.slot_of_task.begin(), m.slot_of_task.end());
+  }
+  for (const std::string& p : flags.patterns) request.add_patterns(p);
+  request.set_iterations(flags.iterations);
+  absl::StatusOr<SimulationReport> report = (*client)->Simulate(request);
+  if (!report.ok()) return OneLine(report.status());
+  return WriteSimulation(flags, *report);
+}
+
+absl::Status RunSimulate(SimulateFlags& flags) {
+  if (flags.format != "json" && flags.format != "text") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--format: unknown format '", flags.format, "' (known: json, text)"));
+  }
+  absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
+  if (!mode.ok()) return mode.status();
+  return *mode == Mode::kLocal ? RunSimulateLocal(flags) : RunSimulateRemote(flags);
+}
+
+}  // namespace
+
+void AddSimulateCommand(CLI::App& root, Action& run) {
+  auto flags = std::make_shared<SimulateFlags>();
+  CLI::App* cmd = root.add_subcommand(
+      "simulate",
+      "Predict the communication time of the in-order placement and of given mappings on a "
+      "simulated network (SimGrid): every edge's bytes exchanged at once each iteration, or a "
+      "real MPI program under SMPI (--mpi)");
+  AddProblemFlags(*cmd, flags->problem);
+  cmd->add_option("--mapping", flags->mappings,
+                  "A mapping to simulate beside the in-order placement: perm file or the JSON "
+                  "of `hopmap map` (repeatable; reported in the order given)");
+  cmd->add_option("--pattern", flags->patterns,
+                  "The phases of one iteration, in order (repeatable): graph (every edge's bytes, "
+                  "half each way), allgather:BYTES (recursive doubling, BYTES per task), "
+                  "alltoall:BYTES (pairwise exchange); default graph");
+  cmd->add_option("--iterations", flags->iterations,
+                  "Iterations simulated one after the other (1 to 1000)")
+      ->capture_default_str();
+  cmd->add_option("--format", flags->format, "text or json")->capture_default_str();
+  cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
+  cmd->add_option("--draw", flags->draw,
+                  "Also draw the times as bars to FILE (.svg, .png or .pdf)");
+  cmd->add_option("--mpi", flags->mpi_program,
+                  "Run this MPI program (built with smpicc) under smpirun on the simulated "
+                  "machine, once per placement, and report its simulated run time; the graph "
+                  "gives the rank count (--local only)")
+      ->group("MPI program (SMPI)");
+  cmd->add_option("--mpi-arg", flags->mpi_args, "An argument for the --mpi program (repeatable)")
+      ->group("MPI program (SMPI)");
+  cmd->callback([flags, &run] { run = [flags] { return RunSimulate(*flags); }; });
+}
+
+}  // namespace hopmap::cli

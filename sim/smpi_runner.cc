@@ -1,0 +1,180 @@
+#include "sim/smpi_runner.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "core/metrics/hop_bytes.h"
+#include "sim/model_codec.h"
+#include "sim/subprocess.h"
+
+namespace hopmap::sim {
+namespace {
+
+// A folder under $TMPDIR that goes away with this object, whatever happened.
+class TempFolder {
+ public:
+  TempFolder() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern =
+        absl::StrCat(base != nullptr && *base != '\0' ? base : "/tmp", "/hopmap-smpi.XXXXXX");
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+absl::Status WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  return absl::OkStatus();
+}
+
+// SMPI's report line "Simulated time: 0.0123 seconds." (smpi/display-timing).
+std::optional<double> SimulatedTime(absl::string_view output) {
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    const size_t at = line.find("Simulated time: ");
+    if (at == absl::string_view::npos) continue;
+    absl::string_view rest = line.substr(at + 16);
+    rest = rest.substr(0, rest.find(' '));
+    double seconds = 0;
+    if (absl::SimpleAtod(rest, &seconds)) return seconds;
+  }
+  return std::nullopt;
+}
+
+std::string LastLines(absl::string_view text, int count) {
+  std::vector<absl::string_view> lines;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (lines.size() > static_cast<size_t>(count)) lines.erase(lines.begin(), lines.end() - count);
+  return absl::StrJoin(lines, " | ");
+}
+
+absl::StatusOr<std::string> FindSmpirun() {
+  const char* path = std::getenv("PATH");
+  for (absl::string_view dir : absl::StrSplit(path != nullptr ? path : "/usr/bin", ':')) {
+    const std::string candidate = absl::StrCat(dir, "/smpirun");
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return absl::NotFoundError(
+      "smpirun is not installed (Debian: apt-get install simgrid; bash deploy/install-deps.sh)");
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> FindSmpiPlatform() {
+  if (const char* env = std::getenv("HOPMAP_SMPI_PLATFORM"); env != nullptr && *env != '\0') {
+    if (access(env, R_OK) == 0) return std::string(env);
+    return absl::NotFoundError(absl::StrCat("HOPMAP_SMPI_PLATFORM=", env, " cannot be read"));
+  }
+  std::vector<std::string> tried;
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::string installed =
+        (self.parent_path().parent_path() / "lib/hopmap/libhopmap_smpi_platform.so").string();
+    if (access(installed.c_str(), R_OK) == 0) return installed;
+    tried.push_back(installed);
+  }
+  const std::string built = HOPMAP_SMPI_PLATFORM_BUILT;
+  if (access(built.c_str(), R_OK) == 0) return built;
+  tried.push_back(built);
+  return absl::NotFoundError(absl::StrCat("the SMPI platform library is not installed (looked at ",
+                                          absl::StrJoin(tried, ", "),
+                                          "; set HOPMAP_SMPI_PLATFORM to its path)"));
+}
+
+absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& request,
+                                                    const MpiProgram& program) {
+  if (access(program.path.c_str(), X_OK) != 0) {
+    return absl::NotFoundError(absl::StrCat("--mpi ", program.path, ": not an executable program"));
+  }
+  absl::StatusOr<std::string> smpirun = FindSmpirun();
+  if (!smpirun.ok()) return smpirun.status();
+  absl::StatusOr<std::string> platform = FindSmpiPlatform();
+  if (!platform.ok()) return platform.status();
+  absl::StatusOr<std::vector<SimulationCase>> cases =
+      BuildSimulationCases(request, /*all_pairs=*/true);
+  if (!cases.ok()) return cases.status();
+  TempFolder folder;
+  if (folder.path().empty()) return absl::InternalError("cannot make a temporary folder");
+
+  const Allocation& allocation = *request.allocation;
+  SimulationReport report;
+  report.machine = allocation.machine().Spec();
+  report.tasks = request.graph->num_tasks();
+  report.hosts = allocation.num_nodes();
+  report.link_bandwidth = allocation.machine().link_bandwidth().value_or(kDefaultLinkBandwidth);
+  report.link_latency = allocation.machine().link_latency().value_or(kDefaultLinkLatency);
+  report.patterns = {std::filesystem::path(program.path).filename().string()};
+  for (const std::string& arg : program.args) report.patterns.push_back(arg);
+  report.iterations = 1;
+  for (size_t i = 0; i < cases->size(); ++i) {
+    const SimulationCase& c = (*cases)[i];
+    const std::string model_path = absl::StrCat(folder.path(), "/model-", i, ".pb");
+    const std::string hostfile = absl::StrCat(folder.path(), "/hosts-", i);
+    if (absl::Status s = WriteFile(model_path, EncodeNetworkModel(c.model)); !s.ok()) return s;
+    std::string hosts;
+    for (SlotId slot : c.slot_of_task) {
+      absl::StrAppend(&hosts, c.model.hosts[allocation.PositionOfSlot(slot)], "\n");
+    }
+    if (absl::Status s = WriteFile(hostfile, hosts); !s.ok()) return s;
+    std::vector<std::string> argv = {*smpirun, "-platform", *platform, "-hostfile", hostfile, "-np",
+                                     absl::StrCat(c.slot_of_task.size()),
+                                     // Compute blocks are not timed: the run's time is
+                                     // its communication, the same on every run.
+                                     "--cfg=smpi/simulate-computation:no",
+                                     "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/display-timing:yes",
+                                     "--log=root.thres:warning", "--log=smpi.thres:info",
+                                     "--log=no_loc", program.path};
+    argv.insert(argv.end(), program.args.begin(), program.args.end());
+    // smpirun copies the program there once per rank (SMPI's privatization of
+    // globals). Its own -tmpdir option loses its argument (SimGrid 3.32's script
+    // shifts one word), so the folder goes in through TMPDIR, which it honours.
+    absl::StatusOr<ProcessResult> run =
+        RunProcess(argv, "",
+                   {absl::StrCat("HOPMAP_SIMGRID_MODEL=", model_path),
+                    absl::StrCat("TMPDIR=", folder.path())});
+    if (!run.ok()) return run.status();
+    const std::optional<double> seconds = SimulatedTime(run->err + "\n" + run->out);
+    if (run->exit_code != 0 || !seconds.has_value()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("smpirun ", program.path, " (", c.mapping, ") failed",
+                       run->exit_code != 0 ? absl::StrCat(" with exit code ", run->exit_code) : "",
+                       ": ", LastLines(run->err.empty() ? run->out : run->err, 2)));
+    }
+    SimulationResult& r = report.simulations.emplace_back();
+    r.mapping = c.mapping;
+    r.time_s = r.total_time_s = *seconds;
+    r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
+  }
+  const double in_order = report.simulations[0].time_s;
+  for (SimulationResult& r : report.simulations) {
+    r.ratio_to_in_order = in_order > 0 ? r.time_s / in_order : 1;
+  }
+  return report;
+}
+
+}  // namespace hopmap::sim
