@@ -33,6 +33,9 @@ packages=(
   libopenmpi-dev mpich libmpich-dev
   # The MPI tests' Fortran programs (mpif.h, use mpi, use mpi_f08).
   gfortran
+  # hopmap simulate: the SimGrid worker and the SMPI platform library link
+  # libsimgrid (s4u); --mpi and its tests run smpicc and smpirun.
+  libsimgrid-dev simgrid
   # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
   # the documented gRPC reverse proxy; the tests run both on loopback. Their services
   # are not started here.

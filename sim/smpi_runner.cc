@@ -62,11 +62,32 @@ std::optional<double> SimulatedTime(absl::string_view output) {
   return std::nullopt;
 }
 
-std::string LastLines(absl::string_view text, int count) {
+// What went wrong in a run that smpirun may still end with exit code 0: SMPI
+// reports an MPI_Abort, a deadlock, or ranks that never reached MPI_Finalize, and
+// carries on.
+std::optional<std::string> SmpiFailure(absl::string_view log) {
+  static constexpr std::pair<const char*, const char*> kSigns[] = {
+      {"MPI_Abort was called", "a rank called MPI_Abort"},
+      {"Deadlock detected", "the ranks deadlocked"},
+      {"Stalling SMPI instance", "not every rank called MPI_Finalize"},
+  };
+  for (const auto& [sign, meaning] : kSigns) {
+    if (absl::StrContains(log, sign)) return std::string(meaning);
+  }
+  return std::nullopt;
+}
+
+// The program's own last lines: not SimGrid's log lines (they start with '[') nor
+// the rest of SMPI's timing report.
+std::string ProgramLines(absl::string_view text, int count) {
   std::vector<absl::string_view> lines;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     line = absl::StripAsciiWhitespace(line);
-    if (!line.empty()) lines.push_back(line);
+    if (line.empty() || line[0] == '[' || absl::StartsWith(line, "The simulation took") ||
+        absl::EndsWith(line, "seconds were actual computation of the application")) {
+      continue;
+    }
+    lines.push_back(line);
   }
   if (lines.size() > static_cast<size_t>(count)) lines.erase(lines.begin(), lines.end() - count);
   return absl::StrJoin(lines, " | ");
@@ -158,12 +179,19 @@ absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& reque
                    {absl::StrCat("HOPMAP_SIMGRID_MODEL=", model_path),
                     absl::StrCat("TMPDIR=", folder.path())});
     if (!run.ok()) return run.status();
-    const std::optional<double> seconds = SimulatedTime(run->err + "\n" + run->out);
-    if (run->exit_code != 0 || !seconds.has_value()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("smpirun ", program.path, " (", c.mapping, ") failed",
-                       run->exit_code != 0 ? absl::StrCat(" with exit code ", run->exit_code) : "",
-                       ": ", LastLines(run->err.empty() ? run->out : run->err, 2)));
+    const std::string log = run->out + "\n" + run->err;
+    const std::optional<double> seconds = SimulatedTime(log);
+    std::optional<std::string> failure = SmpiFailure(log);
+    if (!failure.has_value() && run->exit_code != 0) {
+      failure = run->signal != 0 ? absl::StrCat("ended by signal ", run->signal)
+                                 : absl::StrCat("exit code ", run->exit_code);
+    }
+    if (!failure.has_value() && !seconds.has_value()) failure = "SMPI reported no simulated time";
+    if (failure.has_value()) {
+      const std::string own = ProgramLines(run->err + "\n" + run->out, 2);
+      return absl::FailedPreconditionError(absl::StrCat("smpirun ", program.path, " (", c.mapping,
+                                                        ") failed: ", *failure,
+                                                        own.empty() ? "" : ": ", own));
     }
     SimulationResult& r = report.simulations.emplace_back();
     r.mapping = c.mapping;

@@ -53,7 +53,8 @@ This package holds the hopmap command line, the hopmapd gRPC daemon (with a\n\
 systemd unit and Prometheus metrics), libhopmap (the C API for runtimes) with\n\
 its header and pkg-config file, libhopmap_mpi and libhopmap_mpi_mpich (record\n\
 and reorder MPI jobs under Open MPI and under MPICH), and the Slurm prolog,\n\
-epilog and hopmap-srun.")
+epilog and hopmap-srun, and hopmap simulate's SimGrid worker and SMPI platform\n\
+library.")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)

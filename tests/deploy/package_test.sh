@@ -33,6 +33,7 @@ deb=$work/out/hopmap_${version}_amd64.deb
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' >"$work/contents"
 for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun \
   /usr/libexec/hopmap/hopmap-prolog /usr/libexec/hopmap/hopmap-epilog \
+  /usr/libexec/hopmap/hopmap-simgrid /usr/lib/hopmap/libhopmap_smpi_platform.so \
   /usr/include/hopmap.h /usr/lib/pkgconfig/hopmap.pc /usr/lib/libhopmap.so.0 \
   /usr/lib/libhopmap_mpi.so.0 /usr/lib/libhopmap_mpi_mpich.so.0 \
   /usr/lib/systemd/system/hopmapd.service /etc/hopmap/machines.json \
@@ -43,7 +44,7 @@ for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun \
 done
 grep -q '^/work\|^/tmp' "$work/contents" && fail "a build path is in the package"
 depends=$(dpkg-deb -f "$deb" Depends)
-for dependency in libc6 libgrpc++ libprotobuf libtbb adduser libprometheus-cpp-pull; do
+for dependency in libc6 libgrpc++ libprotobuf libtbb adduser libprometheus-cpp-pull libsimgrid; do
   [[ $depends == *"$dependency"* ]] || fail "Depends lacks $dependency: $depends"
 done
 # (Outputs are captured before they are matched: grep -q stops reading early, and
@@ -68,6 +69,12 @@ jq -e '.algorithms | length > 20' <<<"$algorithms" >/dev/null || fail "hopmap al
 "$root/usr/bin/hopmap" gen stencil2d-5 --dims 8x8 --wrap -o "$work/g.edgelist"
 "$root/usr/bin/hopmap" map --local --machine torus:4x4x4 --graph "$work/g.edgelist" \
   --algorithm fold -q -o "$work/local.json" || fail "hopmap map --local"
+# hopmap simulate finds the packaged SimGrid worker beside it (../libexec/hopmap).
+simulated=$("$root/usr/bin/hopmap" simulate --local --machine torus:4x4x4 \
+  --graph "$work/g.edgelist" --mapping "$work/local.json" --format json) ||
+  fail "hopmap simulate --local"
+jq -e '.simulations | length == 2 and .[1].time_s > 0' <<<"$simulated" >/dev/null ||
+  fail "hopmap simulate gave no times: $simulated"
 "$root/usr/bin/hopmapd" --listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0 --threads 1 \
   --config "$root/etc/hopmap/machines.json" >"$work/d.out" 2>"$work/d.log" &
 daemon_pid=$!

@@ -1,0 +1,149 @@
+// hopmap simulate end to end: the real binary, its SimGrid worker and smpirun.
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/client/cli_test_util.h"
+
+namespace hopmap {
+namespace {
+
+using ::hopmap::testing::FileSize;
+using ::hopmap::testing::ReadFile;
+using ::hopmap::testing::RunHopmap;
+using ::hopmap::testing::WriteFile;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+const std::string kTmp = ::testing::TempDir();
+
+class SimulateCliTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    // A periodic 8x8 halo exchange of 64 KiB and an answer for a 4x4x4 torus.
+    ASSERT_EQ(RunHopmap("gen stencil2d-5 --dims 8x8 --wrap --bytes 65536 -o " + Graph()).exit_code,
+              0);
+    auto mapped = RunHopmap("map --local --machine torus:4x4x4 --graph " + Graph() + " -o " +
+                            Answer() + " --seed 3");
+    ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  }
+  static std::string Graph() { return kTmp + "/simulate_halo.graph"; }
+  static std::string Answer() { return kTmp + "/simulate_halo.json"; }
+};
+
+void ExpectOneLineError(const std::string& args, const std::string& message) {
+  auto r = RunHopmap(args);
+  EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.out;
+  EXPECT_THAT(r.err, HasSubstr(message)) << args;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "") << args;
+}
+
+TEST_F(SimulateCliTest, JsonListsInOrderFirstThenTheMappingsAsGiven) {
+  // The answer twice, once as its perm: same placement, same time.
+  const std::string perm = kTmp + "/simulate_halo.perm";
+  nlohmann::json answer = nlohmann::json::parse(ReadFile(Answer()));
+  std::string lines;
+  for (const auto& slot : answer["slot_of_task"]) lines += std::to_string(slot.get<int>()) + "\n";
+  WriteFile(perm, lines);
+  auto r =
+      RunHopmap("simulate --local --machine torus:4x4x4:link-bandwidth=1e9 --graph " + Graph() +
+                " --mapping " + Answer() + " --mapping " + perm + " --iterations 4 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"], "torus:4x4x4:cores=1:link-bandwidth=1e+09");
+  EXPECT_EQ(j["link_bandwidth"], 1e9);
+  EXPECT_EQ(j["link_latency"], 100e-9);
+  EXPECT_EQ(j["iterations"], 4);
+  EXPECT_EQ(j["flows_per_iteration"], 256);  // 64 tasks x 4 neighbours
+  ASSERT_EQ(j["simulations"].size(), 3u);
+  EXPECT_EQ(j["simulations"][0]["mapping"], "in-order");
+  EXPECT_EQ(j["simulations"][1]["mapping"], Answer());
+  EXPECT_EQ(j["simulations"][2]["mapping"], perm);
+  const double in_order = j["simulations"][0]["time_s"];
+  const double mapped = j["simulations"][1]["time_s"];
+  EXPECT_GT(in_order, 0);
+  EXPECT_LT(mapped, in_order);
+  EXPECT_EQ(j["simulations"][2]["time_s"], mapped);
+  EXPECT_DOUBLE_EQ(j["simulations"][1]["total_time_s"].get<double>(), 4 * mapped);
+  EXPECT_DOUBLE_EQ(j["simulations"][1]["ratio_to_in_order"].get<double>(), mapped / in_order);
+  EXPECT_EQ(j["simulations"][1]["hop_bytes"], answer["hop_bytes"]);
+  const nlohmann::json& busiest = j["simulations"][0]["busiest_link"];
+  EXPECT_GT(busiest["bytes"].get<double>(), 0);
+  EXPECT_GT(busiest["share"].get<double>(), 0);
+  EXPECT_LE(busiest["share"].get<double>(), 1.05);
+}
+
+TEST_F(SimulateCliTest, TextAndBarsOfTheSameRun) {
+  const std::string svg = kTmp + "/simulate_bars.svg";
+  std::remove(svg.c_str());
+  auto r = RunHopmap("simulate --local --machine torus:4x4x4 --graph " + Graph() + " --mapping " +
+                     Answer() + " --pattern graph --pattern allgather:1024 --draw " + svg);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("traffic    graph + allgather:1024"));
+  EXPECT_THAT(r.out, HasSubstr("\nin-order "));
+  EXPECT_THAT(r.out, HasSubstr(Answer()));
+  EXPECT_GT(FileSize(svg), 1000);
+  const std::string picture = ReadFile(svg);
+  EXPECT_THAT(picture, StartsWith("<?xml"));
+  EXPECT_THAT(picture, HasSubstr("<svg"));
+}
+
+TEST_F(SimulateCliTest, AnMpiProgramRunsUnderSmpiPerPlacement) {
+  auto r = RunHopmap("simulate --local --machine torus:4x4x4 --graph " + Graph() + " --mapping " +
+                     Answer() + " --format json --mpi " + HOPMAP_HALO2D +
+                     " --mpi-arg 8 --mpi-arg 8 --mpi-arg 65536 --mpi-arg 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["simulations"].size(), 2u);
+  EXPECT_EQ(j["simulations"][0]["mapping"], "in-order");
+  EXPECT_GT(j["simulations"][0]["time_s"].get<double>(), 0);
+  EXPECT_LT(j["simulations"][1]["time_s"].get<double>(),
+            j["simulations"][0]["time_s"].get<double>());
+  EXPECT_EQ(j["patterns"], nlohmann::json({"halo2d", "8", "8", "65536", "2"}));
+}
+
+TEST_F(SimulateCliTest, BadInputGetsOneLine) {
+  const std::string base = "simulate --local --graph " + Graph() + " ";
+  const std::string short_perm = kTmp + "/simulate_short.perm";
+  WriteFile(short_perm, "0\n1\n");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --mapping " + short_perm,
+                     "--mapping: " + short_perm + ":");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --mapping " + kTmp + "/no-such.perm",
+                     "no-such.perm");
+  const std::string matrix = kTmp + "/simulate_hops.txt";
+  std::string rows;
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 64; ++j) {
+      rows.push_back(i == j ? '0' : '1');
+      rows.push_back(j == 63 ? '\n' : ' ');
+    }
+  }
+  WriteFile(matrix, rows);
+  ExpectOneLineError(base + "--machine matrix:" + matrix,
+                     "has no links (an explicit hop matrix): there is no network to simulate");
+  ExpectOneLineError(base + "--machine torus:4x4x4:link-bandwidth=0",
+                     "link-bandwidth= must be a number from 1000 to 1e+14 (bytes/s), got '0'");
+  ExpectOneLineError(base + "--machine torus:4x4x4:link-latency=5",
+                     "link-latency= must be a number from 0 to 1 (seconds), got '5'");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --pattern bcast:8",
+                     "--pattern: pattern 'bcast:8': use graph, allgather:BYTES or alltoall:BYTES");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --iterations 0",
+                     "--iterations: must be 1 to 1000, got 0");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --format xml", "--format: unknown format 'xml'");
+  ExpectOneLineError(base + "--machine torus:4x4x4 --mpi " + kTmp + "/none",
+                     "none: not an executable program");
+}
+
+TEST_F(SimulateCliTest, HelpSaysWhatItDoes) {
+  auto r = RunHopmap("simulate --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("SimGrid"));
+  EXPECT_THAT(r.out, HasSubstr("--mapping"));
+  EXPECT_THAT(r.out, HasSubstr("--pattern"));
+  EXPECT_THAT(r.out, HasSubstr("--mpi"));
+}
+
+}  // namespace
+}  // namespace hopmap

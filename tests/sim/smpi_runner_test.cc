@@ -1,0 +1,130 @@
+// simulate --mpi's runner: the project's halo2d under the real smpirun on the
+// platform library, per placement.
+#include "sim/smpi_runner.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <memory>
+#include <numeric>
+
+#include "core/graph/generators.h"
+#include "core/io/machine_spec.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hopmap::sim {
+namespace {
+
+using ::testing::HasSubstr;
+
+int EntriesIn(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return -1;
+  int n = 0;
+  while (dirent* e = readdir(d))
+    n += std::string(e->d_name) != "." && std::string(e->d_name) != "..";
+  closedir(d);
+  return n;
+}
+
+class SmpiRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::shared_ptr<Machine>> machine =
+        ParseMachineSpec("torus:4x4x4:link-bandwidth=1e9:link-latency=1e-7");
+    ASSERT_TRUE(machine.ok()) << machine.status();
+    absl::StatusOr<Allocation> allocation = Allocation::WholeMachine(*machine);
+    ASSERT_TRUE(allocation.ok());
+    allocation_ = std::make_unique<Allocation>(*std::move(allocation));
+    GeneratorOptions halo;
+    halo.kind = "stencil2d-5";
+    halo.dims = {8, 8};
+    halo.wrap = true;
+    halo.bytes = 1 << 20;
+    absl::StatusOr<TaskGraph> graph = GenerateGraph(halo);
+    ASSERT_TRUE(graph.ok());
+    graph_ = std::make_unique<TaskGraph>(*std::move(graph));
+    // The 8x8 grid folded onto the 4x4x4 torus: each ring of 8 goes there and
+    // back along a ring of 4, the halves on different z planes, so every grid
+    // neighbour is at most one hop away.
+    folded_.resize(64);
+    for (int t = 0; t < 64; ++t) {
+      const int x = t % 8, y = t / 8;
+      const int nx = x < 4 ? x : 7 - x;
+      const int ny = y < 4 ? y : 7 - y;
+      const int nz = (x < 4 ? 0 : 1) + (y < 4 ? 0 : 2);
+      folded_[t] = nx + 4 * (ny + 4 * nz);
+    }
+    // A fresh folder as TMPDIR, so the test sees what the runner leaves behind.
+    const char* old = std::getenv("TMPDIR");
+    old_tmpdir_ = old != nullptr ? old : "";
+    std::string pattern = ::testing::TempDir() + "/smpi_runner.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    tmp_ = pattern;
+    setenv("TMPDIR", tmp_.c_str(), 1);
+  }
+
+  void TearDown() override {
+    if (old_tmpdir_.empty()) {
+      unsetenv("TMPDIR");
+    } else {
+      setenv("TMPDIR", old_tmpdir_.c_str(), 1);
+    }
+    rmdir(tmp_.c_str());
+  }
+
+  SimulateRequest Request() const {
+    SimulateRequest request;
+    request.graph = graph_.get();
+    request.allocation = allocation_.get();
+    request.mappings.push_back({"folded", folded_});
+    return request;
+  }
+
+  std::unique_ptr<Allocation> allocation_;
+  std::unique_ptr<TaskGraph> graph_;
+  std::vector<SlotId> folded_;
+  std::string tmp_;
+  std::string old_tmpdir_;
+};
+
+TEST_F(SmpiRunnerTest, Halo2dRunsPerPlacementAndTheBetterPlacementIsFaster) {
+  const MpiProgram halo{HOPMAP_HALO2D, {"8", "8", "1048576", "3"}};
+  absl::StatusOr<SimulationReport> report = SimulateMpiProgram(Request(), halo);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->simulations.size(), 2u);
+  const SimulationResult& in_order = report->simulations[0];
+  const SimulationResult& folded = report->simulations[1];
+  EXPECT_EQ(in_order.mapping, "in-order");
+  EXPECT_EQ(folded.mapping, "folded");
+  EXPECT_LT(folded.hop_bytes, in_order.hop_bytes);
+  // Three exchanges of 1 MiB at most: at 1 GB/s at least 3 ms, and contention in
+  // order (rows of 8 on rings of 4) makes that slower.
+  EXPECT_GT(folded.time_s, 3 * (1 << 20) / 1e9);
+  EXPECT_LT(folded.time_s, in_order.time_s);
+  EXPECT_NEAR(folded.ratio_to_in_order, folded.time_s / in_order.time_s, 1e-12);
+  // The same on a second run; nothing left in the temporary folder.
+  absl::StatusOr<SimulationReport> again = SimulateMpiProgram(Request(), halo);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->simulations[1].time_s, folded.time_s);
+  EXPECT_EQ(EntriesIn(tmp_), 0);
+}
+
+TEST_F(SmpiRunnerTest, AFailingProgramGivesItsOwnError) {
+  const MpiProgram wrong{HOPMAP_HALO2D, {"3", "3", "10", "1"}};  // 9 ranks, not 64
+  absl::StatusOr<SimulationReport> report = SimulateMpiProgram(Request(), wrong);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("smpirun"));
+  EXPECT_THAT(report.status().message(), HasSubstr("(in-order) failed"));
+  EXPECT_THAT(report.status().message(), HasSubstr("PX x PY must be the 64 ranks"));
+  EXPECT_EQ(EntriesIn(tmp_), 0);
+  const MpiProgram missing{tmp_ + "/no-such-program", {}};
+  report = SimulateMpiProgram(Request(), missing);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("no-such-program: not an executable program"));
+}
+
+}  // namespace
+}  // namespace hopmap::sim
