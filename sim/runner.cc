@@ -69,8 +69,14 @@ NetworkSimulator SimGridSimulator(std::string worker) {
     double seconds = 0;
     absl::string_view out = absl::StripAsciiWhitespace(run->out);
     if (!absl::ConsumePrefix(&out, "time_s=") || !absl::SimpleAtod(out, &seconds)) {
-      return absl::InternalError(
-          absl::StrCat("the SimGrid worker printed no time: '", LastLine(run->out), "'"));
+      // Whatever it printed instead, short and readable (it may be anything).
+      std::string shown = LastLine(run->out).substr(0, 80);
+      for (char& c : shown) {
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+      }
+      return absl::InternalError(absl::StrCat("the SimGrid worker ", worker,
+                                              " printed no time_s= line (", run->out.size(),
+                                              " bytes of output, ending '", shown, "')"));
     }
     return seconds;
   };

@@ -29,11 +29,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hopmap-simgrid: %s\n", std::string(model.status().message()).c_str());
     return 2;
   }
-  // SimGrid's own defaults but two: cross-traffic off (each direction is a link of
-  // its own in hopmap's models, so there is no reverse route to load with
-  // acknowledgements), and only warnings logged.
-  std::vector<std::string> args = {"hopmap-simgrid", "--cfg=network/crosstraffic:0",
-                                   "--log=root.thres:warning", "--log=no_loc"};
+  // SimGrid's own defaults but these: cross-traffic off (each direction is a link
+  // of its own in hopmap's models, so there is no reverse route to load with
+  // acknowledgements); time steps of 1 ns, not 10 us (an iteration may take
+  // microseconds); small actor stacks (one actor per node, 32,768 of them at
+  // most); only warnings logged.
+  std::vector<std::string> args = {"hopmap-simgrid",
+                                   "--cfg=network/crosstraffic:0",
+                                   "--cfg=surf/precision:1e-9",
+                                   "--cfg=contexts/stack-size:128",
+                                   "--log=root.thres:warning",
+                                   "--log=no_loc"};
   std::vector<char*> engine_argv;
   for (std::string& a : args) engine_argv.push_back(a.data());
   int engine_argc = static_cast<int>(engine_argv.size());
