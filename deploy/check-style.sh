@@ -3,8 +3,9 @@
 #  - clang-format (Google style, .clang-format) on every C, C++ and Charm++ source of
 #    the project (not data/ or third_party/): a file that is not formatted fails;
 #  - the layering of the core (docs/architecture.md draws it): the core never
-#    includes the service, the clients, the protocol or gRPC (server/, client/,
-#    proto/, hopmap/v1/, grpc); each stage includes only the stages beneath it:
+#    includes the service, the clients, the protocol, the simulator or gRPC (server/,
+#    client/, proto/, sim/, hopmap/v1/, grpc, simgrid); each stage includes only the
+#    stages beneath it (core/simulate: graph, topology and metrics):
 #      graph, topology, analysis, metrics  <  search  <  bisection  <  mappers
 #      <  balance  <  solve, with io (the readers and writers) beside them over
 #      graph, topology, analysis and metrics only;
@@ -53,11 +54,13 @@ forbidden() {
     status=1
   fi
 }
-forbidden "the core includes the service, a client, the protocol or gRPC" \
-  'server/|client/|proto/|hopmap/v1/|grpc' 'core/'
-above='core/(search|bisection|mappers|balance|solve|io)/'
+forbidden "the core includes the service, a client, the protocol, the simulator or gRPC" \
+  'server/|client/|proto/|sim/|hopmap/v1/|hopmap/sim/|grpc|simgrid' 'core/'
+above='core/(search|bisection|mappers|balance|solve|simulate|io)/'
 forbidden "a stage below the search machinery includes one above it" "$above" \
   'core/graph/' 'core/topology/' 'core/metrics/' 'core/analysis/' 'core/types.h'
+forbidden "core/simulate includes a stage other than graph, topology and metrics" \
+  'core/(analysis|search|bisection|mappers|balance|solve|io)/' 'core/simulate/'
 forbidden "core/search includes a stage above it" 'core/(bisection|mappers|balance|solve|io)/' \
   'core/search/'
 forbidden "core/bisection includes a stage above it" 'core/(mappers|balance|solve|io)/' \

@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args = {"hopmap-simgrid",
                                    "--cfg=network/crosstraffic:0",
                                    "--cfg=surf/precision:1e-9",
-                                   "--cfg=contexts/stack-size:128", "--cfg=contexts/guard-size:0",
+                                   "--cfg=contexts/stack-size:128",
+                                   "--cfg=contexts/guard-size:0",
                                    "--log=root.thres:warning",
                                    "--log=no_loc"};
   std::vector<char*> engine_argv;

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   const int px = atoi(argv[1]), py = atoi(argv[2]);
   const int bytes = atoi(argv[3]), iterations = atoi(argv[4]);
   if (px < 1 || py < 1 || px * py != size || bytes < 1 || iterations < 1) {
-    if (rank == 0) fprintf(stderr, "halo2d: PX x PY must be the %d ranks, BYTES and ITERATIONS > 0\n", size);
+    if (rank == 0)
+      fprintf(stderr, "halo2d: PX x PY must be the %d ranks, BYTES and ITERATIONS > 0\n", size);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const int x = rank % px, y = rank / px;

@@ -150,10 +150,11 @@ TEST(CatalogTest, NameWithOverrides) {
   EXPECT_EQ(m->cores_per_node(), 16);
 
   // An option that does not apply to the entry's kind is still rejected.
-  EXPECT_EQ(SpecError("tianhe3-proto:wrap=11"),
-            "machine spec 'chipmesh:4x4:nodes=96:link-bandwidth=1.75e9:link-latency=100e-9:wrap=11': "
-            "option wrap= does not apply to "
-            "chipmesh");
+  EXPECT_EQ(
+      SpecError("tianhe3-proto:wrap=11"),
+      "machine spec 'chipmesh:4x4:nodes=96:link-bandwidth=1.75e9:link-latency=100e-9:wrap=11': "
+      "option wrap= does not apply to "
+      "chipmesh");
 }
 
 // ---------------------------------------------------------------- generated kinds
