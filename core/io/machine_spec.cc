@@ -24,11 +24,6 @@ constexpr const char* kKinds =
     "graph:FILE, matrix:FILE, or a catalog name";
 const char* const kOptionKeys[] = {"cores",  "wrap",  "nodes",          "hops",
                                    "prefix", "width", "link-bandwidth", "link-latency"};
-// What link-bandwidth= and link-latency= accept: beyond these no network is meant
-// (a typo of units, most likely), and the simulator's arithmetic would lose sense.
-constexpr double kMinLinkBandwidth = 1e3;   // 1 kB/s
-constexpr double kMaxLinkBandwidth = 1e14;  // 100 TB/s
-constexpr double kMaxLinkLatency = 1.0;     // 1 s per link
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {

@@ -36,6 +36,12 @@ struct GridGeometry {
   std::vector<bool> wrap;
 };
 
+// What link-bandwidth= and link-latency= accept: beyond these no network is meant
+// (a typo of units, most likely), and a simulator's arithmetic would lose sense.
+inline constexpr double kMinLinkBandwidth = 1e3;   // bytes/s: 1 kB/s
+inline constexpr double kMaxLinkBandwidth = 1e14;  // bytes/s: 100 TB/s
+inline constexpr double kMaxLinkLatency = 1.0;     // seconds per link
+
 class Machine {
  public:
   virtual ~Machine() = default;

@@ -164,6 +164,28 @@ absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) 
     }
   }
   if (m.cores_per_node() > 0) machine->set_cores_per_node(m.cores_per_node());
+  if (m.has_link_bandwidth() || m.has_link_latency()) {
+    if (machine->num_links() == 0) {
+      return FieldError(m.has_link_bandwidth() ? "machine.link_bandwidth" : "machine.link_latency",
+                        "this machine has no links (an explicit hop matrix)");
+    }
+    if (m.has_link_bandwidth()) {
+      if (!(m.link_bandwidth() >= kMinLinkBandwidth && m.link_bandwidth() <= kMaxLinkBandwidth)) {
+        return FieldError("machine.link_bandwidth",
+                          absl::StrCat("must be from ", kMinLinkBandwidth, " to ",
+                                       kMaxLinkBandwidth, " bytes/s, got ", m.link_bandwidth()));
+      }
+      machine->set_link_bandwidth(m.link_bandwidth());
+    }
+    if (m.has_link_latency()) {
+      if (!(m.link_latency() >= 0 && m.link_latency() <= kMaxLinkLatency)) {
+        return FieldError("machine.link_latency",
+                          absl::StrCat("must be from 0 to ", kMaxLinkLatency, " seconds, got ",
+                                       m.link_latency()));
+      }
+      machine->set_link_latency(m.link_latency());
+    }
+  }
   return machine;
 }
 

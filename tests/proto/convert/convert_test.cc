@@ -199,3 +199,35 @@ TEST(ConvertTest, SolveRequestRoundTrip) {
 
 }  // namespace
 }  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+TEST(MachineConvertTest, LinkParametersOfAStructuredMachineAreReadAndChecked) {
+  v1::Machine torus;
+  torus.mutable_torus()->add_dims(4);
+  torus.mutable_torus()->add_dims(4);
+  torus.set_link_bandwidth(2e9);
+  torus.set_link_latency(5e-7);
+  absl::StatusOr<std::shared_ptr<Machine>> machine = MachineFromProto(torus);
+  ASSERT_TRUE(machine.ok()) << machine.status();
+  EXPECT_EQ((*machine)->link_bandwidth(), 2e9);
+  EXPECT_EQ((*machine)->link_latency(), 5e-7);
+  torus.set_link_bandwidth(0);
+  EXPECT_EQ(MachineFromProto(torus).status().message(),
+            "machine.link_bandwidth: must be from 1000 to 1e+14 bytes/s, got 0");
+  torus.clear_link_bandwidth();
+  torus.set_link_latency(2);
+  EXPECT_EQ(MachineFromProto(torus).status().message(),
+            "machine.link_latency: must be from 0 to 1 seconds, got 2");
+
+  v1::Machine matrix;
+  matrix.mutable_distance_matrix()->set_num_nodes(2);
+  for (int h : {0, 1, 1, 0}) matrix.mutable_distance_matrix()->add_hops(h);
+  matrix.set_link_latency(1e-6);
+  EXPECT_EQ(MachineFromProto(matrix).status().message(),
+            "machine.link_latency: this machine has no links (an explicit hop matrix)");
+}
+
+}  // namespace
+}  // namespace hopmap
