@@ -12,9 +12,9 @@
 #             in order) on 8x8x16, a 32x128 grid, 8 KB messages; in-order against fold.
 #   sample    the quickstart's job: a 4,096-rank 3D halo of 64 KiB on 400 Kraken nodes
 #             in three pieces; in-order against auto.
-#   speed     4,096 tasks (3D halo, 64 KiB) on a 16^3 torus, 10 iterations, in-order and
-#             a random placement (contention), wall time on this machine; then 32,768
-#             tasks on 32^3, in-order only.
+#   speed     wall time on this machine: 4,096 tasks (3D halo, 64 KiB) on a 16^3 torus,
+#             10 iterations, in-order and auto's answer; random placements of 512 to
+#             2,048 tasks (the contended worst case); 32,768 tasks on 32^3.
 # Each mapping is made by `hopmap map --local` with a fixed seed and a 10 s budget.
 #
 # Usage: bash bench/simulate_seeds.sh [seed001|seed000|stencil|sample|speed]...
@@ -123,13 +123,16 @@ for c in "${cases[@]}"; do
       /usr/bin/time -f "4096 tasks on 4096 nodes, 10 iterations, in-order: %e s, peak %M KB" \
         "$HOPMAP" simulate --local --machine torus:16x16x16 --graph "$OUT/s16.edgelist" \
         --iterations 10 --format json >/dev/null
-      # The worst case: a random placement, every message ~12 hops, all links shared:
-      # SimGrid re-solves the sharing at each of thousands of completions.
-      map speed-random random --machine torus:16x16x16 --graph "$OUT/s16.edgelist"
-      /usr/bin/time -f "4096 tasks on 4096 nodes, 1 iteration, in-order + random: %e s, peak %M KB" \
-        "$HOPMAP" simulate --local --machine torus:16x16x16 --graph "$OUT/s16.edgelist" \
-        --mapping "$OUT/speed-random.json" --iterations 1 --format json >"$OUT/random16.json"
-      jq -r '.simulations[] | "  \(.mapping): \(.time_s) s per iteration"' "$OUT/random16.json"
+      # The worst case: random placements, every message crossing ~3/4 of the
+      # diameter, every link shared: SimGrid re-solves the sharing at each of
+      # thousands of completions (at 4,096 tasks this takes more than 7 minutes).
+      for dims in 8x8x8 16x8x8 16x16x8; do
+        "$HOPMAP" gen stencil3d-7 --dims "$dims" --wrap --bytes 65536 -o "$OUT/r$dims.edgelist"
+        map "random-$dims" random --machine "torus:$dims" --graph "$OUT/r$dims.edgelist"
+        /usr/bin/time -f "torus $dims, 1 iteration, in-order + random: %e s, peak %M KB" \
+          "$HOPMAP" simulate --local --machine "torus:$dims" --graph "$OUT/r$dims.edgelist" \
+          --mapping "$OUT/random-$dims.json" --threads 1 --format json >"$OUT/random$dims.json"
+      done
       "$HOPMAP" gen stencil3d-7 --dims 32x32x32 --wrap --bytes 65536 -o "$OUT/s32.edgelist"
       /usr/bin/time -f "32768 tasks on 32768 nodes, 10 iterations, in-order: %e s, peak %M KB" \
         "$HOPMAP" simulate --local --machine torus:32x32x32 --graph "$OUT/s32.edgelist" \

@@ -611,7 +611,12 @@ absl::Status MapperService::DoSimulate(Call& call, const v1::SimulateRequest& re
   absl::StatusOr<std::string> worker = sim::FindSimGridWorker();
   if (!worker.ok()) return absl::FailedPreconditionError(worker.status().message());
   absl::StatusOr<SimulationReport> report =
-      hopmap::Simulate(*simulate, sim::SimGridSimulator(*worker));
+      hopmap::Simulate(*simulate, sim::SimGridSimulator(*worker, &call.cancelled));
+  if (call.client_gone.load()) {
+    return absl::Now() >= call.deadline
+               ? absl::DeadlineExceededError("the call's deadline passed during the simulation")
+               : absl::CancelledError("the call was cancelled during the simulation");
+  }
   if (!report.ok()) return report.status();
   SimulationReportToProto(*report, reply);
   reply->set_request_id(call.id);

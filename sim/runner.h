@@ -4,6 +4,7 @@
 #ifndef HOPMAP_SIM_RUNNER_H_
 #define HOPMAP_SIM_RUNNER_H_
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ namespace hopmap::sim {
 absl::StatusOr<std::string> FindSimGridWorker();
 
 // A NetworkSimulator that encodes the model, runs `worker` on it and reads its
-// time; a worker that fails gives its first error line.
-NetworkSimulator SimGridSimulator(std::string worker);
+// time; a worker that fails gives its last error line. When `cancelled` (may be
+// null; hopmapd's call) turns true, running workers are killed and the
+// simulation answers Cancelled.
+NetworkSimulator SimGridSimulator(std::string worker, const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace hopmap::sim
 

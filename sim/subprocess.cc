@@ -44,7 +44,8 @@ struct Pipe {
 
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
                                          const std::string& input,
-                                         const std::vector<std::string>& env) {
+                                         const std::vector<std::string>& env,
+                                         const std::atomic<bool>* cancelled) {
   if (argv.empty()) return absl::InvalidArgumentError("no program to run");
   signal(SIGPIPE, SIG_IGN);
   Pipe in, out, err;
@@ -90,6 +91,7 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   fcntl(in.write, F_SETFL, O_NONBLOCK);
 
   ProcessResult result;
+  bool killed = false;
   size_t written = 0;
   char buffer[65536];
   while (out.read >= 0 || err.read >= 0 || in.write >= 0) {
@@ -98,7 +100,14 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
     if (in.write >= 0) fds[n++] = {in.write, POLLOUT, 0};
     if (out.read >= 0) fds[n++] = {out.read, POLLIN, 0};
     if (err.read >= 0) fds[n++] = {err.read, POLLIN, 0};
-    if (poll(fds, n, -1) < 0) {
+    if (cancelled != nullptr && !killed && cancelled->load()) {
+      // Its pipes close when it dies; the loop then ends as for any exit.
+      kill(pid, SIGKILL);
+      killed = true;
+      Pipe::Close(in.write);
+      continue;
+    }
+    if (poll(fds, n, cancelled != nullptr ? 100 : -1) < 0) {
       if (errno == EINTR) continue;
       break;
     }
@@ -126,6 +135,8 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  if (killed)
+    return absl::CancelledError(absl::StrCat(argv[0], " stopped: the call was cancelled"));
   return result;
 }
 

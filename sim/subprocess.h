@@ -4,6 +4,7 @@
 #ifndef HOPMAP_SIM_SUBPROCESS_H_
 #define HOPMAP_SIM_SUBPROCESS_H_
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ struct ProcessResult {
 // program cannot be started; its exit code is the caller's to judge. Ignores
 // SIGPIPE in this process, so that a child that dies before reading all of
 // `input` is an error code here, not a signal that ends the caller.
+// `cancelled` (may be null) is looked at ten times a second: when it turns true the
+// program is killed (SIGKILL) and reaped, and the answer is Cancelled.
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
                                          const std::string& input,
-                                         const std::vector<std::string>& env = {});
+                                         const std::vector<std::string>& env = {},
+                                         const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace hopmap::sim
 

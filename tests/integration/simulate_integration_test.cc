@@ -1,6 +1,13 @@
 // hopmapd's Simulate: the same answer through the daemon as in this process, and
 // its errors named by the proto field.
+#include <dirent.h>
+
+#include <chrono>
+#include <fstream>
+#include <numeric>
+#include <random>
 #include <string>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -59,6 +66,63 @@ TEST(SimulateIntegrationTest, TheDaemonPredictsWhatTheLocalRunPredicts) {
                             " --mpi /bin/true --server " + daemon.address());
   EXPECT_EQ(mpi.exit_code, 1);
   EXPECT_THAT(mpi.err, HasSubstr("use it with --local, not --server"));
+}
+
+// The daemon's children now (every thread's /proc children list).
+std::vector<std::string> ChildrenOf(pid_t pid) {
+  std::vector<std::string> children;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = opendir(tasks.c_str());
+  if (dir == nullptr) return children;
+  while (dirent* e = readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(tasks + "/" + e->d_name + "/children");
+    std::string child;
+    while (in >> child) children.push_back(child);
+  }
+  closedir(dir);
+  return children;
+}
+
+TEST(SimulateIntegrationTest, AnExpiredCallKillsItsWorkers) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("simulate_deadline.log"))) << daemon.error();
+  std::unique_ptr<client::HopmapClient> client = ConnectTo(daemon);
+  ASSERT_NE(client, nullptr);
+  // A random placement of a 16x8x8 halo on its torus: every link shared, about half
+  // a minute of SimGrid on this machine's cores.
+  GeneratorOptions halo;
+  halo.kind = "stencil3d-7";
+  halo.dims = {16, 8, 8};
+  halo.wrap = true;
+  halo.bytes = 65536;
+  const TaskGraph graph = *GenerateGraph(halo);
+  v1::SimulateRequest request;
+  request.mutable_machine()->set_spec("torus:16x8x8");
+  TaskGraphToProto(graph, request.mutable_graph());
+  std::vector<int32_t> shuffled(graph.num_tasks());
+  std::iota(shuffled.begin(), shuffled.end(), 0);
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(5));
+  v1::SimulatedMapping* mapping = request.add_mappings();
+  mapping->set_name("shuffled");
+  mapping->mutable_slot_of_task()->Assign(shuffled.begin(), shuffled.end());
+  absl::StatusOr<SimulationReport> report = client->Simulate(request, /*deadline_seconds=*/2);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.status().code(), absl::StatusCode::kDeadlineExceeded) << report.status();
+  // Its workers go within a second or so of the deadline.
+  std::vector<std::string> children = ChildrenOf(daemon.pid());
+  for (int i = 0; i < 100 && !children.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    children = ChildrenOf(daemon.pid());
+  }
+  EXPECT_TRUE(children.empty()) << children.size() << " children left, the first " << children[0];
+  // And the daemon still answers.
+  v1::SimulateRequest small;
+  small.mutable_machine()->set_spec("torus:4x4");
+  TaskGraphToProto(Stencil({4, 4}), small.mutable_graph());
+  absl::StatusOr<SimulationReport> ok = client->Simulate(small, 30);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->simulations.size(), 1u);
 }
 
 }  // namespace

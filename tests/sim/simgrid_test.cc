@@ -1,10 +1,13 @@
 // The SimGrid worker on hopmap's network models: the physics a user relies on
 // (bytes / bandwidth, sharing a link, contention on a torus), determinism, and the
 // errors. Every test runs the real hopmap-simgrid process.
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
@@ -195,6 +198,39 @@ TEST(SimGridTest, TheWorkerRefusesABrokenModelWithOneLine) {
   absl::StatusOr<NetworkModel> decoded = DecodeNetworkModel(EncodeNetworkModel(model), "test");
   ASSERT_FALSE(decoded.ok());
   EXPECT_EQ(decoded.status().message(), "test: no route for a flow from a to b");
+}
+
+}  // namespace
+}  // namespace hopmap::sim
+
+namespace hopmap::sim {
+namespace {
+
+TEST(SubprocessTest, ACancelledRunKillsTheProgram) {
+  std::atomic<bool> cancelled{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancelled = true;
+  });
+  // sleep would take a minute; the flag ends it.
+  absl::StatusOr<ProcessResult> run = RunProcess({"/bin/sleep", "60"}, "", {}, &cancelled);
+  canceller.join();
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), absl::StatusCode::kCancelled);
+  EXPECT_THAT(run.status().message(), HasSubstr("/bin/sleep stopped"));
+}
+
+TEST(SubprocessTest, InputOutputErrorsAndTheEnvironment) {
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({"/bin/sh", "-c", "cat; echo \"$HOPMAP_TEST_VALUE\" >&2; exit 3"},
+                 std::string(200000, 'x'), {"HOPMAP_TEST_VALUE=seen"});
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->exit_code, 3);
+  EXPECT_EQ(run->out.size(), 200000u);
+  EXPECT_EQ(run->err, "seen\n");
+  absl::StatusOr<ProcessResult> missing = RunProcess({"/nonexistent/program"}, "");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("cannot run /nonexistent/program"));
 }
 
 }  // namespace
