@@ -13,6 +13,7 @@
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
+#include "core/topology/hierarchy.h"
 #include "core/topology/node_selection.h"
 #include "core/topology/torus.h"
 
@@ -20,10 +21,11 @@ namespace hopmap {
 namespace {
 
 constexpr const char* kKinds =
-    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, slurm:FILE, "
+    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
+    "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
-const char* const kOptionKeys[] = {"cores",  "wrap",  "nodes",          "hops",
-                                   "prefix", "width", "link-bandwidth", "link-latency"};
+const char* const kOptionKeys[] = {"cores", "wrap",           "nodes",        "hops",     "prefix",
+                                   "width", "link-bandwidth", "link-latency", "distances"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
@@ -181,6 +183,25 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
                        "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
     }
     machine = Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
+  } else if (kind == "hierarchy") {
+    absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
+    if (!arities.ok()) return arities.status();
+    auto it = options.find("distances");
+    if (it == options.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec,
+                       "': hierarchy needs distances=D1,...,Dl (one per level, the "
+                       "lowest first; the literature's 1:10:100 is distances=1,10,100)"));
+    }
+    absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
+    if (!distances.ok()) return distances.status();
+    if (auto cores = options.find("cores"); cores != options.end() && cores->second != "1") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec,
+                       "': cores= does not apply to hierarchy (each PE is a node with one "
+                       "slot; the lowest level is the cores)"));
+    }
+    machine = Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
   } else if (kind == "slurm") {
     machine = Share(ReadSlurmTopology(rest), spec);
   } else if (kind == "graph") {
@@ -194,6 +215,9 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   if (!machine.ok()) return machine.status();
   if (kind != "torus" && kind != "mesh") {
     if (absl::Status s = reject_option("wrap"); !s.ok()) return s;
+  }
+  if (kind != "hierarchy") {
+    if (absl::Status s = reject_option("distances"); !s.ok()) return s;
   }
   if (kind != "chipmesh") {
     if (absl::Status s = reject_option("nodes"); !s.ok()) return s;

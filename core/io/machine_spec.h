@@ -14,6 +14,8 @@ namespace hopmap {
 // Accepts a catalog name (BuiltinCatalog) or KIND:ARGS[:key=value]...:
 //   torus:25x16x24   mesh:32x32   (options wrap=101 per dimension, cores=N)
 //   fattree:64x64    (arities top to bottom)
+//   hierarchy:4x16x16:distances=1,10,100  (arities and distances lowest level
+//                    first, as the literature writes H and D; one PE per node)
 //   chipmesh:4x4     (options nodes=96, hops=1,2,3,4,5,6)
 //   dragonfly:G,A,P  (groups, routers per group, nodes per router)
 //   slurm:FILE       (a Slurm topology.conf)

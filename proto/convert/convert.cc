@@ -163,6 +163,10 @@ absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) 
                           "switch_graph_file or distance_matrix_file)");
     }
   }
+  if (m.cores_per_node() > 1 && machine->kind() == "hierarchy") {
+    return FieldError("machine.cores_per_node",
+                      "a hierarchy has one slot per PE (its lowest level is the cores)");
+  }
   if (m.cores_per_node() > 0) machine->set_cores_per_node(m.cores_per_node());
   if (m.has_link_bandwidth() || m.has_link_latency()) {
     if (machine->num_links() == 0) {

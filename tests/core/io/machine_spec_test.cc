@@ -688,5 +688,34 @@ TEST(ReadNodeSelectionTest, MissingFile) {
   EXPECT_EQ(nodes.status().message(), path + ": cannot open node list");
 }
 
+TEST(MachineSpecTest, HierarchySpecsAndTheirErrors) {
+  absl::StatusOr<std::shared_ptr<Machine>> m =
+      ParseMachineSpec("hierarchy:4x16x16:distances=1,10,100:link-bandwidth=1e10");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ((*m)->kind(), "hierarchy");
+  EXPECT_EQ((*m)->num_nodes(), 1024);
+  EXPECT_EQ((*m)->cores_per_node(), 1);
+  EXPECT_EQ((*m)->Spec(), "hierarchy:4x16x16:distances=1,10,100:link-bandwidth=1e+10");
+  absl::StatusOr<std::shared_ptr<Machine>> again = ParseMachineSpec((*m)->Spec());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->Spec(), (*m)->Spec());
+  auto error = [](const std::string& spec) {
+    absl::StatusOr<std::shared_ptr<Machine>> bad = ParseMachineSpec(spec);
+    EXPECT_FALSE(bad.ok()) << spec;
+    return bad.ok() ? std::string() : std::string(bad.status().message());
+  };
+  EXPECT_THAT(error("hierarchy:4x16"), HasSubstr("hierarchy needs distances=D1,...,Dl"));
+  EXPECT_THAT(error("hierarchy:4x16:distances=1"),
+              HasSubstr("2 levels (4x16) need as many distances, got 1"));
+  EXPECT_THAT(error("hierarchy:4x16:distances=10,1"),
+              HasSubstr("distance 2 (1) is less than the level below it (10)"));
+  EXPECT_THAT(error("hierarchy:4x16:distances=1,x"), HasSubstr("a distance must be a positive"));
+  EXPECT_THAT(error("hierarchy:4x0:distances=1,2"), HasSubstr("an arity must be a positive"));
+  EXPECT_THAT(error("hierarchy:4x4:distances=1,2:cores=4"),
+              HasSubstr("cores= does not apply to hierarchy"));
+  EXPECT_THAT(error("torus:4x4:distances=1,2"),
+              HasSubstr("option distances= does not apply to torus"));
+}
+
 }  // namespace
 }  // namespace hopmap
