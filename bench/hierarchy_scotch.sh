@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Issue 34's benchmark against the field, side by side in one run: the balanced
+# problem on hierarchical machines (n objects onto k = a1 x ... x al PEs, each PE at
+# most (1 + eps) of the average load, minimising sum w(u,v) * D(PE(u), PE(v))), as
+# the process-mapping literature measures it (H = a1:a2:...:al, D = d1:d2:...:dl,
+# eps = 3%), with hopmap's `hierarchy:` machine and `map --balance`, against Scotch 7's
+# `tleaf` target with the same levels and costs. tleaf lists its levels top first and
+# its link costs add up along the path, so H = 4:16:16 with D = 1:10:100 is
+# `tleaf 3 16 90 16 9 4 1` (a pair's cost is the sum of the level values from the
+# bottom up to their lowest common level: 1, 1 + 9 = 10, 1 + 9 + 90 = 100;
+# Scotch's gmtst-int64 on its own mapping gives the same cost as hopmap's eval, checked
+# below).
+# The cost of each tool's mapping is recomputed by `hopmap eval` (hop-bytes on the
+# hierarchy: w x D summed over edges), and the balance is checked there too.
+#
+# Usage: bash bench/hierarchy_scotch.sh [quick|full]
+#   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16 (the issue's two
+#          figures); full: 2^15-2^17 random geometric, 2D 256x256 and 3D 32^3 grids
+#          onto 4:16:16, 4:16:64 and 4:8:6.
+# Environment: BUILD (build), REPS (1: each tool once), TIME_LIMIT (hopmap's budget;
+# unset: its default).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build}
+HOPMAP=$(realpath "$BUILD/client/hopmap")
+REPS=${REPS:-1}
+SCOTCH_LIB=${SCOTCH_LIB:-/usr/lib/x86_64-linux-gnu/scotch-int64}
+# shellcheck source=bench/scotch_common.sh
+source bench/scotch_common.sh
+mode=${1:-quick}
+EPS=0.03
+
+# hierarchy name -> "arities (lowest first)|distances"
+declare -A HIER=([4:16:16]="4x16x16|1,10,100" [4:16:64]="4x16x64|1,10,100"
+  [4:8:6]="4x8x6|1,10,100")
+# The tleaf target of arities a1..al (lowest first) and distances d1..dl: levels top
+# first, each level's link value the difference of its distance and the next lower.
+tleaf() {
+  local arities=$1 distances=$2
+  IFS=x read -ra a <<<"$arities"
+  IFS=, read -ra d <<<"$distances"
+  local l=${#a[@]} out="tleaf $l" i value
+  for ((i = l - 1; i >= 0; i--)); do
+    if ((i == 0)); then value=${d[0]}; else value=$((d[i] - d[i - 1])); fi
+    out+=" ${a[i]} $value"
+  done
+  echo "$out"
+}
+
+gen_graph() { # name -> $TMP/name.edgelist
+  local name=$1 f=$TMP/$1.edgelist
+  [[ -f $f ]] && return
+  case $name in
+    rgg15) "$HOPMAP" gen random-geometric --tasks 32768 --seed 1 -o "$f" ;;
+    rgg16) "$HOPMAP" gen random-geometric --tasks 65536 --seed 1 -o "$f" ;;
+    rgg17) "$HOPMAP" gen random-geometric --tasks 131072 --seed 1 -o "$f" ;;
+    grid2d) "$HOPMAP" gen stencil2d-5 --dims 256x256 -o "$f" ;;
+    grid3d) "$HOPMAP" gen stencil3d-7 --dims 32x32x32 -o "$f" ;;
+    *) die "unknown graph $name" ;;
+  esac
+}
+
+case $mode in
+  quick) graphs=(rgg15 grid3d); hierarchies=(4:16:16) ;;
+  full) graphs=(rgg15 rgg16 rgg17 grid2d grid3d); hierarchies=(4:16:16 4:16:64 4:8:6) ;;
+  *) die "unknown mode '$mode' (quick or full)" ;;
+esac
+
+printf '| graph | H | hopmap cost | Scotch cost | cost ratio | hopmap s | Scotch s | time ratio | most per PE <= ceil((1+eps)n/k): hopmap / Scotch |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
+ratios=() time_ratios=()
+for g in "${graphs[@]}"; do
+  gen_graph "$g"
+  "$HOPMAP" convert "$TMP/$g.edgelist" -o "$TMP/$g.grf" >/dev/null
+  n=$(head -2 "$TMP/$g.grf" | tail -1 | awk '{print $1}')
+  for h in "${hierarchies[@]}"; do
+    IFS='|' read -r arities distances <<<"${HIER[$h]}"
+    machine="hierarchy:$arities:distances=$distances"
+    k=$(echo "$arities" | tr x '*' | bc)
+    tleaf "$arities" "$distances" >"$TMP/$h.tgt"
+    limit=()
+    [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
+    t_hm=$(timed "$HOPMAP" map --local --machine "$machine" --graph "$TMP/$g.edgelist" \
+      --balance --imbalance "$EPS" "${limit[@]}" -q -o "$TMP/hm.json")
+    t_sc=$(timed scotch_gmap-int64 -b"$EPS" "$TMP/$g.grf" "$TMP/$h.tgt" "$TMP/sc.map")
+    # Scotch's "count" then "vertex target" lines -> line i: the PE of object i.
+    tail -n +2 "$TMP/sc.map" | sort -n -k1,1 | awk '{print $2}' >"$TMP/sc.perm"
+    [[ $(wc -l <"$TMP/sc.perm") -eq $n ]] || die "Scotch's mapping of $g has the wrong size"
+    eval_one() {
+      "$HOPMAP" eval --local --machine "$machine" --graph "$TMP/$g.edgelist" --balance \
+        --imbalance "$EPS" --mapping "$1" --format json
+    }
+    eval_one "$TMP/hm.json" >"$TMP/hm.eval"
+    eval_one "$TMP/sc.perm" >"$TMP/sc.eval"
+    c_hm=$(jq -r .hop_bytes "$TMP/hm.eval")
+    c_sc=$(jq -r .hop_bytes "$TMP/sc.eval")
+    # Scotch's own cost of its mapping (gmtst's CommExpan) must be the same number.
+    c_gmtst=$(gmtst-int64 "$TMP/$g.grf" "$TMP/$h.tgt" "$TMP/sc.map" |
+      sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p')
+    [[ $c_gmtst == "$c_sc" ]] ||
+      die "gmtst's cost of Scotch's mapping ($c_gmtst) is not hopmap eval's ($c_sc): the target differs"
+    # The field's balance (unit loads: at most ceil((1 + eps) n / k) objects per PE),
+    # which is looser than hopmap's own check ((1 + eps) x average, not rounded up).
+    cap=$(echo "(1 + $EPS) * $n / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
+    most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | head -1 | awk '{print $1}'; }
+    m_hm=$(most "$TMP/hm.eval")
+    m_sc=$(most "$TMP/sc.eval")
+    b_hm=$([[ $m_hm -le $cap ]] && echo "yes ($m_hm)" || echo "NO ($m_hm > $cap)")
+    b_sc=$([[ $m_sc -le $cap ]] && echo "yes ($m_sc)" || echo "NO ($m_sc > $cap)")
+    ratio=$(echo "scale=4; $c_hm / $c_sc" | bc -l)
+    tratio=$(echo "scale=3; $t_hm / $t_sc" | bc -l)
+    ratios+=("$ratio")
+    time_ratios+=("$tratio")
+    printf '| %s (n=%d) | %s (k=%d) | %d | %d | %.3f | %.2f | %.2f | %.2f | %s/%s |\n' "$g" "$n" \
+      "$h" "$k" "$c_hm" "$c_sc" "$ratio" "$t_hm" "$t_sc" "$tratio" "$b_hm" "$b_sc"
+  done
+done
+geo() { printf '%s\n' "$@" | awk '{s += log($1)} END {printf "%.3f", exp(s / NR)}'; }
+echo
+echo "geometric mean: cost $(geo "${ratios[@]}")x Scotch's, time $(geo "${time_ratios[@]}")x"
