@@ -80,15 +80,20 @@ for g in "${graphs[@]}"; do
     tleaf "$arities" "$distances" >"$TMP/$h.tgt"
     limit=()
     [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
+    # The field's cap for unit loads is ceil((1 + eps) n / k) objects; hopmap's
+    # --imbalance caps at (1 + imbalance) x average without rounding up, so it gets the
+    # imbalance that makes the two caps the same number of objects.
+    cap=$(echo "(1 + $EPS) * $n / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
+    imbalance=$(echo "$cap * $k / $n - 1 + 0.000001" | bc -l)
     t_hm=$(timed "$HOPMAP" map --local --machine "$machine" --graph "$TMP/$g.edgelist" \
-      --balance --imbalance "$EPS" "${limit[@]}" -q -o "$TMP/hm.json")
+      --balance --imbalance "$imbalance" "${limit[@]}" -q -o "$TMP/hm.json")
     t_sc=$(timed scotch_gmap-int64 -b"$EPS" "$TMP/$g.grf" "$TMP/$h.tgt" "$TMP/sc.map")
     # Scotch's "count" then "vertex target" lines -> line i: the PE of object i.
     tail -n +2 "$TMP/sc.map" | sort -n -k1,1 | awk '{print $2}' >"$TMP/sc.perm"
     [[ $(wc -l <"$TMP/sc.perm") -eq $n ]] || die "Scotch's mapping of $g has the wrong size"
     eval_one() {
       "$HOPMAP" eval --local --machine "$machine" --graph "$TMP/$g.edgelist" --balance \
-        --imbalance "$EPS" --mapping "$1" --format json
+        --imbalance "$imbalance" --mapping "$1" --format json
     }
     eval_one "$TMP/hm.json" >"$TMP/hm.eval"
     eval_one "$TMP/sc.perm" >"$TMP/sc.eval"
@@ -99,9 +104,7 @@ for g in "${graphs[@]}"; do
       sed -n 's/.*CommExpan=[^(]*(\([0-9]*\)).*/\1/p')
     [[ $c_gmtst == "$c_sc" ]] ||
       die "gmtst's cost of Scotch's mapping ($c_gmtst) is not hopmap eval's ($c_sc): the target differs"
-    # The field's balance (unit loads: at most ceil((1 + eps) n / k) objects per PE),
-    # which is looser than hopmap's own check ((1 + eps) x average, not rounded up).
-    cap=$(echo "(1 + $EPS) * $n / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
+    # The field's balance: at most `cap` objects per PE.
     most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | head -1 | awk '{print $1}'; }
     m_hm=$(most "$TMP/hm.eval")
     m_sc=$(most "$TMP/sc.eval")

@@ -46,7 +46,7 @@ TEST(ListingsTest, MachinesAndAlgorithmsInJsonLocallyAndThroughTheDaemon) {
     ASSERT_TRUE(machines["machines"].is_array());
     const nlohmann::json* bgp = Named(machines["machines"], "bgp-8x8x8");
     ASSERT_NE(bgp, nullptr);
-    EXPECT_EQ((*bgp)["spec"], "torus:8x8x8:cores=4:link-bandwidth=425e6:link-latency=100e-9");
+    EXPECT_EQ((*bgp)["spec"], "torus:8x8x8:cores=4:link-bandwidth=4.25e+08:link-latency=1e-07");
     EXPECT_EQ((*bgp)["nodes"], 512);
     EXPECT_EQ((*bgp)["cores_per_node"], 4);
     EXPECT_EQ((*bgp)["origin"], "builtin");
