@@ -45,7 +45,8 @@ std::string SpecError(const std::string& spec,
 }
 
 constexpr const char* kKinds =
-    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, slurm:FILE, "
+    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
+    "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
 
 // ---------------------------------------------------------------- catalog
@@ -577,11 +578,11 @@ TEST(MachineSpecErrorTest, BadOptionValues) {
 TEST(MachineSpecErrorTest, UnknownOption) {
   EXPECT_EQ(SpecError("torus:4x4:foo=1"),
             "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
-            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
+            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
   // An unknown option before known ones: the known ones are peeled off first.
   EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
             "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
@@ -590,7 +591,7 @@ TEST(MachineSpecErrorTest, UnknownOption) {
 TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
   EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
             "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 
