@@ -39,7 +39,8 @@ tleaf() {
   local arities=$1 distances=$2
   IFS=x read -ra a <<<"$arities"
   IFS=, read -ra d <<<"$distances"
-  local l=${#a[@]} out="tleaf $l" i value
+  local l=${#a[@]} i value
+  local out="tleaf $l"
   for ((i = l - 1; i >= 0; i--)); do
     if ((i == 0)); then value=${d[0]}; else value=$((d[i] - d[i - 1])); fi
     out+=" ${a[i]} $value"
