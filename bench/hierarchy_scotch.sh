@@ -106,7 +106,8 @@ for g in "${graphs[@]}"; do
     [[ $c_gmtst == "$c_sc" ]] ||
       die "gmtst's cost of Scotch's mapping ($c_gmtst) is not hopmap eval's ($c_sc): the target differs"
     # The field's balance: at most `cap` objects per PE.
-    most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | head -1 | awk '{print $1}'; }
+    # (awk, not head: head would close the pipe early, a failure under pipefail.)
+    most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | awk 'NR == 1 {print $1}'; }
     m_hm=$(most "$TMP/hm.eval")
     m_sc=$(most "$TMP/sc.eval")
     b_hm=$([[ $m_hm -le $cap ]] && echo "yes ($m_hm)" || echo "NO ($m_hm > $cap)")
