@@ -238,8 +238,9 @@ void AddMapCommand(CLI::App& root, Action& run) {
       ->capture_default_str();
   cmd->add_option("--time-limit", flags->time_limit,
                   "Budget in seconds for the whole solve (hopmapd may cap it); 0: sized to the "
-                  "job, 1 s per 8192 tasks (with load balancing: per 8192 slots), at least 1 s "
-                  "and at most 45 s (with --server: the daemon's --default-time-limit)")
+                  "job, 1 s per 8192 tasks (with load balancing: per 8192 slots, and at least 1 s "
+                  "per 32768 objects), at least 1 s and at most 45 s (with --server: the "
+                  "daemon's --default-time-limit)")
       ->capture_default_str();
   cmd->add_option("--seed", flags->seed, "Seed of every random choice")->capture_default_str();
   cmd->add_option("--initial", flags->initial,

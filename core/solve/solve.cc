@@ -99,7 +99,8 @@ std::optional<RequestError> CheckEvaluateRequest(const EvaluateRequest& request)
 
 double DefaultSolveTimeLimitSeconds(const SolveRequest& request) {
   return request.balance.has_value()
-             ? DefaultBalanceTimeLimitSeconds(request.allocation->num_slots())
+             ? DefaultBalanceTimeLimitSeconds(request.allocation->num_slots(),
+                                              request.graph->num_tasks())
              : DefaultTimeLimitSeconds(request.graph->num_tasks());
 }
 

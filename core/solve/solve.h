@@ -81,7 +81,8 @@ std::optional<RequestError> CheckSolveRequest(const SolveRequest& request);
 std::optional<RequestError> CheckEvaluateRequest(const EvaluateRequest& request);
 
 // The budget of a solve whose caller gave none: DefaultTimeLimitSeconds(tasks) for
-// the mapping problem, DefaultBalanceTimeLimitSeconds(slots) for the balanced one.
+// the mapping problem, DefaultBalanceTimeLimitSeconds(slots, objects) for the
+// balanced one.
 double DefaultSolveTimeLimitSeconds(const SolveRequest& request);
 
 // Checks the request (CheckSolveRequest's status), then maps or balances inside a

@@ -116,8 +116,11 @@ int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::
 
 }  // namespace
 
-double DefaultBalanceTimeLimitSeconds(int64_t num_slots) {
-  return DefaultTimeLimitSeconds(num_slots);
+double DefaultBalanceTimeLimitSeconds(int64_t num_slots, int64_t num_objects) {
+  constexpr double kObjectsPerSecond = 32768;
+  constexpr double kMaxSeconds = 45;
+  return std::min(kMaxSeconds, std::max(DefaultTimeLimitSeconds(num_slots),
+                                        static_cast<double>(num_objects) / kObjectsPerSecond));
 }
 
 absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
@@ -139,9 +142,10 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
   arena.execute([&] {
     const absl::Time start = absl::Now();
     MapperOptions sized = options;
-    sized.time_limit_seconds = options.time_limit_seconds > 0
-                                   ? options.time_limit_seconds
-                                   : DefaultBalanceTimeLimitSeconds(input.allocation.num_slots());
+    sized.time_limit_seconds =
+        options.time_limit_seconds > 0
+            ? options.time_limit_seconds
+            : DefaultBalanceTimeLimitSeconds(input.allocation.num_slots(), input.graph.num_tasks());
     const StopCondition stop(start + absl::Seconds(sized.time_limit_seconds), control.cancelled);
     const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
     absl::StatusOr<BalancerOutput> out = (*balancer)->Balance({input, balance, sized, stop, cap});

@@ -13,10 +13,13 @@
 
 namespace hopmap {
 
-// The budget of a balanced solve whose caller gave none: sized to the slots, not
-// the objects (a load balancer runs every few steps and must answer fast), so
-// DefaultTimeLimitSeconds(slots); the searches usually converge well before it.
-double DefaultBalanceTimeLimitSeconds(int64_t num_slots);
+// The budget of a balanced solve whose caller gave none: sized to the slots
+// (DefaultTimeLimitSeconds(slots): a load balancer runs every few steps and must
+// answer fast; the searches usually converge well before it), but at least 1 s per
+// 32,768 objects: below that the first partition of a large input is cut, and the
+// parts it had not cut yet stay in order (rgg 2^17 onto 192 PEs: 16x Scotch's cost
+// at 1 s, 0.78x at 2 s; bench/README.md, "Hierarchical machines"). At most 45 s.
+double DefaultBalanceTimeLimitSeconds(int64_t num_slots, int64_t num_objects);
 
 // Places input's objects with the named balancer (BuiltinBalancers) inside a
 // task_arena of options.threads, within options' time limit, and measures the

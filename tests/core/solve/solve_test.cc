@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/mappers/portfolio/registry.h"
+#include "core/solve/solve_balanced.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/mappers/search_test_util.h"
@@ -114,7 +115,12 @@ TEST(SolveTest, DefaultBudgetFollowsTheProblem) {
   const Allocation small = WholeTorus({4, 4}, 1);
   request.allocation = &small;
   request.balance.emplace();
+  // 16,384 objects on 16 slots: the slots' 1 s (the objects' would be 0.5 s).
   EXPECT_EQ(DefaultSolveTimeLimitSeconds(request), DefaultTimeLimitSeconds(16));
+  // Objects past 32,768 per second of the slots' budget raise it.
+  EXPECT_EQ(DefaultBalanceTimeLimitSeconds(16, 131072), 4.0);
+  EXPECT_EQ(DefaultBalanceTimeLimitSeconds(65536, 131072), DefaultTimeLimitSeconds(65536));
+  EXPECT_EQ(DefaultBalanceTimeLimitSeconds(16, 100'000'000), 45.0);
 }
 
 TEST(EvaluateTest, MeasuresBothProblemsAndNamesTheBusiestLinks) {
