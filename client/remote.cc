@@ -71,36 +71,6 @@ absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const Remote
   return client;
 }
 
-void RemoteProblem::FillRequest(v1::MapRequest& request) const {
-  if (machine.has_value()) {
-    *request.mutable_machine() = *machine;
-  } else {
-    request.set_machine_name(machine_name);
-  }
-  *request.mutable_allocation() = allocation;
-  *request.mutable_graph() = graph;
-}
-
-void RemoteProblem::FillRequest(v1::EvaluateRequest& request) const {
-  if (machine.has_value()) {
-    *request.mutable_machine() = *machine;
-  } else {
-    request.set_machine_name(machine_name);
-  }
-  *request.mutable_allocation() = allocation;
-  *request.mutable_graph() = graph;
-}
-
-void RemoteProblem::FillRequest(v1::SimulateRequest& request) const {
-  if (machine.has_value()) {
-    *request.mutable_machine() = *machine;
-  } else {
-    request.set_machine_name(machine_name);
-  }
-  *request.mutable_allocation() = allocation;
-  *request.mutable_graph() = graph;
-}
-
 void RemoteProblem::FixReport(MappingReport& report) const {
   if (local_machine != nullptr) report.machine = local_machine->Spec();
 }

@@ -37,9 +37,18 @@ struct RemoteProblem {
   v1::TaskGraph graph;
   int64_t num_tasks = 0;  // the graph's, read here
 
-  void FillRequest(v1::MapRequest& request) const;
-  void FillRequest(v1::EvaluateRequest& request) const;
-  void FillRequest(v1::SimulateRequest& request) const;
+  // The machine, allocation and graph of a MapRequest, EvaluateRequest or
+  // SimulateRequest (the three share those fields).
+  template <typename Request>
+  void FillRequest(Request& request) const {
+    if (machine.has_value()) {
+      *request.mutable_machine() = *machine;
+    } else {
+      request.set_machine_name(machine_name);
+    }
+    *request.mutable_allocation() = allocation;
+    *request.mutable_graph() = graph;
+  }
   // The daemon names a machine it built from file text by that text's field; the
   // report says what --local says (the file's path) instead.
   void FixReport(MappingReport& report) const;

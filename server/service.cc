@@ -53,6 +53,15 @@ absl::Status RequestFieldError(const RequestError& error) {
   return FieldError(field, error.status.message());
 }
 
+// The status of a call whose client went away during `work` ("solve",
+// "simulation"): its deadline passed, or it was cancelled.
+absl::Status CallEndedDuring(absl::Time deadline, absl::string_view work) {
+  return absl::Now() >= deadline
+             ? absl::DeadlineExceededError(
+                   absl::StrCat("the call's deadline passed during the ", work))
+             : absl::CancelledError(absl::StrCat("the call was cancelled during the ", work));
+}
+
 absl::Status OverLimit(absl::string_view what, int64_t value, int64_t limit,
                        absl::string_view flag) {
   return absl::ResourceExhaustedError(absl::StrCat(what, " ", value,
@@ -533,11 +542,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
     };
   }
   absl::StatusOr<MappingReport> report = hopmap::Solve(*solve, control);
-  if (call.client_gone.load()) {
-    return absl::Now() >= call.deadline
-               ? absl::DeadlineExceededError("the call's deadline passed during the solve")
-               : absl::CancelledError("the call was cancelled during the solve");
-  }
+  if (call.client_gone.load()) return CallEndedDuring(call.deadline, "solve");
   if (!report.ok()) return report.status();
   call.hop_bytes = report->hop_bytes;
   call.improvement = report->improvement;
@@ -612,11 +617,7 @@ absl::Status MapperService::DoSimulate(Call& call, const v1::SimulateRequest& re
   if (!worker.ok()) return absl::FailedPreconditionError(worker.status().message());
   absl::StatusOr<SimulationReport> report =
       hopmap::Simulate(*simulate, sim::SimGridSimulator(*worker, &call.cancelled));
-  if (call.client_gone.load()) {
-    return absl::Now() >= call.deadline
-               ? absl::DeadlineExceededError("the call's deadline passed during the simulation")
-               : absl::CancelledError("the call was cancelled during the simulation");
-  }
+  if (call.client_gone.load()) return CallEndedDuring(call.deadline, "simulation");
   if (!report.ok()) return report.status();
   SimulationReportToProto(*report, reply);
   reply->set_request_id(call.id);

@@ -1,23 +1,16 @@
 #include "sim/runner.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "sim/installed_files.h"
 #include "sim/model_codec.h"
 #include "sim/subprocess.h"
 
 namespace hopmap::sim {
 namespace {
-
-bool IsExecutable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
 
 // The last non-empty line of a worker's errors: SimGrid ends with what stopped it.
 std::string LastLine(absl::string_view text) {
@@ -32,26 +25,11 @@ std::string LastLine(absl::string_view text) {
 }  // namespace
 
 absl::StatusOr<std::string> FindSimGridWorker() {
-  if (const char* env = std::getenv("HOPMAP_SIMGRID_WORKER"); env != nullptr && *env != '\0') {
-    if (IsExecutable(env)) return std::string(env);
-    return absl::NotFoundError(
-        absl::StrCat("HOPMAP_SIMGRID_WORKER=", env, " is not an executable program"));
-  }
-  std::vector<std::string> tried;
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const std::string installed =
-        (self.parent_path().parent_path() / "libexec/hopmap/hopmap-simgrid").string();
-    if (IsExecutable(installed)) return installed;
-    tried.push_back(installed);
-  }
-  const std::string built = HOPMAP_SIMGRID_WORKER_BUILT;
-  if (IsExecutable(built)) return built;
-  tried.push_back(built);
-  return absl::NotFoundError(
-      absl::StrCat("the SimGrid worker hopmap-simgrid is not installed (looked at ",
-                   absl::StrJoin(tried, ", "), "; set HOPMAP_SIMGRID_WORKER to its path)"));
+  return FindInstalledFile({.what = "the SimGrid worker hopmap-simgrid",
+                            .env = "HOPMAP_SIMGRID_WORKER",
+                            .installed = "libexec/hopmap/hopmap-simgrid",
+                            .built = HOPMAP_SIMGRID_WORKER_BUILT,
+                            .executable = true});
 }
 
 NetworkSimulator SimGridSimulator(std::string worker, const std::atomic<bool>* cancelled) {

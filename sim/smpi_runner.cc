@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/metrics/hop_bytes.h"
+#include "sim/installed_files.h"
 #include "sim/model_codec.h"
 #include "sim/subprocess.h"
 
@@ -106,25 +107,11 @@ absl::StatusOr<std::string> FindSmpirun() {
 }  // namespace
 
 absl::StatusOr<std::string> FindSmpiPlatform() {
-  if (const char* env = std::getenv("HOPMAP_SMPI_PLATFORM"); env != nullptr && *env != '\0') {
-    if (access(env, R_OK) == 0) return std::string(env);
-    return absl::NotFoundError(absl::StrCat("HOPMAP_SMPI_PLATFORM=", env, " cannot be read"));
-  }
-  std::vector<std::string> tried;
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const std::string installed =
-        (self.parent_path().parent_path() / "lib/hopmap/libhopmap_smpi_platform.so").string();
-    if (access(installed.c_str(), R_OK) == 0) return installed;
-    tried.push_back(installed);
-  }
-  const std::string built = HOPMAP_SMPI_PLATFORM_BUILT;
-  if (access(built.c_str(), R_OK) == 0) return built;
-  tried.push_back(built);
-  return absl::NotFoundError(absl::StrCat("the SMPI platform library is not installed (looked at ",
-                                          absl::StrJoin(tried, ", "),
-                                          "; set HOPMAP_SMPI_PLATFORM to its path)"));
+  return FindInstalledFile({.what = "the SMPI platform library",
+                            .env = "HOPMAP_SMPI_PLATFORM",
+                            .installed = "lib/hopmap/libhopmap_smpi_platform.so",
+                            .built = HOPMAP_SMPI_PLATFORM_BUILT,
+                            .executable = false});
 }
 
 absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& request,
@@ -143,12 +130,8 @@ absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& reque
   if (folder.path().empty()) return absl::InternalError("cannot make a temporary folder");
 
   const Allocation& allocation = *request.allocation;
-  SimulationReport report;
-  report.machine = allocation.machine().Spec();
-  report.tasks = request.graph->num_tasks();
-  report.hosts = allocation.num_nodes();
-  report.link_bandwidth = allocation.machine().link_bandwidth().value_or(kDefaultLinkBandwidth);
-  report.link_latency = allocation.machine().link_latency().value_or(kDefaultLinkLatency);
+  SimulationReport report = NewSimulationReport(request);
+  // The program and its arguments stand where the traffic patterns would.
   report.patterns = {std::filesystem::path(program.path).filename().string()};
   for (const std::string& arg : program.args) report.patterns.push_back(arg);
   report.iterations = 1;
@@ -198,10 +181,7 @@ absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& reque
     r.time_s = r.total_time_s = *seconds;
     r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
   }
-  const double in_order = report.simulations[0].time_s;
-  for (SimulationResult& r : report.simulations) {
-    r.ratio_to_in_order = in_order > 0 ? r.time_s / in_order : 1;
-  }
+  SetRatiosToInOrder(report);
   return report;
 }
 

@@ -81,6 +81,29 @@ absl::StatusOr<std::vector<SimulationCase>> BuildSimulationCases(const SimulateR
   return cases;
 }
 
+SimulationReport NewSimulationReport(const SimulateRequest& request) {
+  const Allocation& allocation = *request.allocation;
+  const Machine& machine = allocation.machine();
+  SimulationReport report;
+  report.machine = machine.Spec();
+  report.tasks = request.graph->num_tasks();
+  report.hosts = allocation.num_nodes();
+  report.link_bandwidth = machine.link_bandwidth().value_or(kDefaultLinkBandwidth);
+  report.link_latency = machine.link_latency().value_or(kDefaultLinkLatency);
+  for (const CommunicationPattern& p : request.patterns) report.patterns.push_back(p.Name());
+  if (report.patterns.empty()) report.patterns.push_back(CommunicationPattern{}.Name());
+  report.iterations = request.iterations;
+  return report;
+}
+
+void SetRatiosToInOrder(SimulationReport& report) {
+  if (report.simulations.empty()) return;
+  const double in_order = report.simulations[0].time_s;
+  for (SimulationResult& r : report.simulations) {
+    r.ratio_to_in_order = in_order > 0 ? r.time_s / in_order : 1;
+  }
+}
+
 absl::StatusOr<SimulationReport> Simulate(const SimulateRequest& request,
                                           const NetworkSimulator& simulator) {
   absl::StatusOr<std::vector<SimulationCase>> cases = BuildSimulationCases(request);
@@ -94,20 +117,7 @@ absl::StatusOr<SimulationReport> Simulate(const SimulateRequest& request,
       [&] { tbb::parallel_for(0, n, [&](int i) { totals[i] = simulator((*cases)[i].model); }); });
 
   const Allocation& allocation = *request.allocation;
-  const Machine& machine = allocation.machine();
-  SimulationReport report;
-  report.machine = machine.Spec();
-  report.tasks = request.graph->num_tasks();
-  report.hosts = allocation.num_nodes();
-  report.link_bandwidth = machine.link_bandwidth().value_or(kDefaultLinkBandwidth);
-  report.link_latency = machine.link_latency().value_or(kDefaultLinkLatency);
-  const CommunicationPattern graph_only[] = {CommunicationPattern{}};
-  for (const CommunicationPattern& p :
-       request.patterns.empty() ? std::span<const CommunicationPattern>(graph_only)
-                                : std::span<const CommunicationPattern>(request.patterns)) {
-    report.patterns.push_back(p.Name());
-  }
-  report.iterations = request.iterations;
+  SimulationReport report = NewSimulationReport(request);
   report.flows_per_iteration = FlowsPerIteration((*cases)[0].model);
   for (int i = 0; i < n; ++i) {
     const SimulationCase& c = (*cases)[i];
@@ -123,10 +133,7 @@ absl::StatusOr<SimulationReport> Simulate(const SimulateRequest& request,
     r.busiest_link = FindBusiestLink(c.model);
     r.busiest_link_share = r.time_s > 0 ? r.busiest_link.busy_s / r.time_s : 0;
   }
-  const double in_order = report.simulations[0].time_s;
-  for (SimulationResult& r : report.simulations) {
-    r.ratio_to_in_order = in_order > 0 ? r.time_s / in_order : 1;
-  }
+  SetRatiosToInOrder(report);
   return report;
 }
 

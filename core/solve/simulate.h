@@ -81,6 +81,12 @@ struct SimulationCase {
 absl::StatusOr<std::vector<SimulationCase>> BuildSimulationCases(const SimulateRequest& request,
                                                                  bool all_pairs = false);
 
+// What a report says of the machine and the job (machine, tasks, hosts, link
+// parameters, pattern names, iterations), results left to the runner.
+SimulationReport NewSimulationReport(const SimulateRequest& request);
+// Each result's ratio_to_in_order, against the first result (in-order).
+void SetRatiosToInOrder(SimulationReport& report);
+
 // Checks the request, builds the models and runs `simulator` on each, up to
 // request.threads at once (each result goes to its own place: the report does not
 // depend on which finishes first).
