@@ -3,57 +3,28 @@
 // which calls ompi_isend_f) calls the C PMPI_ functions, so the C wrappers never see
 // a Fortran call. These entry points of the library's own take the Fortran ones'
 // place: each counts what the C wrapper would count, then calls Open MPI's own
-// (RTLD_NEXT), except MPI_CART_CREATE, which goes through the C wrapper (it may
-// reorder). Defined in the Open MPI build only: MPICH's Fortran layer for mpif.h
-// and `use mpi` calls the C MPI_ functions, which the C wrappers already see, and
-// wrapping it here would count twice.
+// (RTLD_NEXT), except the topology constructors, which go through the C wrappers
+// (they may reorder). Defined in the Open MPI build only: MPICH's Fortran layer for
+// mpif.h and `use mpi` calls the C MPI_ functions, which the C wrappers already
+// see, and wrapping it here would count twice (its f08 layer: pmpi_fortran_mpich.cc).
 //
-// Covered: MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE, the point-to-point sends
-// (SEND, BSEND, SSEND, RSEND, their I forms, SENDRECV, SENDRECV_REPLACE, the
-// persistent SEND_INIT forms with START, STARTALL and REQUEST_FREE),
-// NEIGHBOR_ALLTOALL, ALLREDUCE, BCAST, BARRIER and CART_CREATE. The other
-// collectives and topology constructors are not intercepted from Fortran yet.
-#include "client/mpi/mpi_header.h"
+// Here: MPI_INIT, MPI_INIT_THREAD, MPI_FINALIZE, MPI_TYPE_FREE, the point-to-point
+// sends (SEND, BSEND, SSEND, RSEND, their I forms, SENDRECV, SENDRECV_REPLACE, the
+// persistent SEND_INIT forms with START, STARTALL and REQUEST_FREE) and the four
+// topology constructors. The collectives: pmpi_fortran_collectives.cc.
+#include "client/mpi/pmpi_fortran.h"
 
 #if defined(OPEN_MPI)
-
-#include <dlfcn.h>
 
 #include <vector>
 
 #include "client/mpi/recorder.h"
 
-namespace hopmap::mpi {
-namespace {
-
-// Open MPI's own Fortran entry point `name` (the next definition after this library).
-template <typename F>
-F Next(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
-MPI_Comm Comm(const MPI_Fint* comm) { return PMPI_Comm_f2c(*comm); }
-MPI_Datatype Type(const MPI_Fint* type) { return PMPI_Type_f2c(*type); }
-
-}  // namespace
-}  // namespace hopmap::mpi
-
-using hopmap::mpi::Comm;
 using hopmap::mpi::CountSend;
-using hopmap::mpi::Next;
-using hopmap::mpi::Type;
-
-// Defines ompi_<name>_f (what the f08 layer calls) and mpi_<name>_ (what gfortran
-// calls from mpif.h and `use mpi`) with the C parameters `params`; `body` counts,
-// then `real` (Open MPI's ompi_<name>_f) is called with `args`.
-#define HOPMAP_FORTRAN(name, params, args, body)             \
-  extern "C" void ompi_##name##_f params {                   \
-    using Real = void(*) params;                             \
-    static const Real real = Next<Real>("ompi_" #name "_f"); \
-    body;                                                    \
-    real args;                                               \
-  }                                                          \
-  extern "C" void mpi_##name##_ params __attribute__((alias("ompi_" #name "_f")));
+using hopmap::mpi::fortran::Comm;
+using hopmap::mpi::fortran::Next;
+using hopmap::mpi::fortran::Type;
+using hopmap::mpi::fortran::Weights;
 
 #define HOPMAP_FORTRAN_SEND(name)                                                            \
   HOPMAP_FORTRAN(name,                                                                       \
@@ -151,31 +122,6 @@ HOPMAP_FORTRAN(
     request_free, (MPI_Fint * request, MPI_Fint* ierr), (request, ierr),
     if (hopmap::mpi::Recording()) { hopmap::mpi::ForgetRequest(PMPI_Request_f2c(*request)); })
 
-HOPMAP_FORTRAN(neighbor_alltoall,
-               (char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf,
-                MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr),
-               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr),
-               hopmap::mpi::CountNeighborSends(Comm(comm), *sendcount, Type(sendtype), nullptr,
-                                               nullptr))
-HOPMAP_FORTRAN(allreduce,
-               (char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op,
-                MPI_Fint* comm, MPI_Fint* ierr),
-               (sendbuf, recvbuf, count, type, op, comm, ierr),
-               hopmap::mpi::CountCollective(Comm(comm), hopmap::mpi::Collective::kAllreduce, false,
-                                            *count, Type(type)))
-HOPMAP_FORTRAN(
-    bcast,
-    (char* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr),
-    (buf, count, type, root, comm, ierr), if (hopmap::mpi::Recording()) {
-      // Intracommunicators only (an intercommunicator's root is MPI_ROOT).
-      const int sent = hopmap::mpi::CommRank(Comm(comm)) == *root ? *count : 0;
-      hopmap::mpi::CountCollective(Comm(comm), hopmap::mpi::Collective::kBcast, false, sent,
-                                   Type(type));
-    })
-HOPMAP_FORTRAN(barrier, (MPI_Fint * comm, MPI_Fint* ierr), (comm, ierr),
-               hopmap::mpi::CountCollective(Comm(comm), hopmap::mpi::Collective::kBarrier, false, 0,
-                                            MPI_BYTE))
-
 // Through the C wrapper, which may reorder (pmpi_reorder.cc); LOGICALs as gfortran
 // passes them (0 is .false.).
 extern "C" void ompi_cart_create_f(MPI_Fint* old_comm, MPI_Fint* ndims, MPI_Fint* dims,
@@ -193,11 +139,65 @@ extern "C" void ompi_cart_create_f(MPI_Fint* old_comm, MPI_Fint* ndims, MPI_Fint
 extern "C" void mpi_cart_create_(MPI_Fint* old_comm, MPI_Fint* ndims, MPI_Fint* dims,
                                  MPI_Fint* periods, MPI_Fint* reorder, MPI_Fint* comm_cart,
                                  MPI_Fint* ierr) __attribute__((alias("ompi_cart_create_f")));
-// Open MPI 4.1's `use mpi_f08` MPI_Cart_create calls the Fortran profiling name
-// (unlike its sends, which call ompi_*_f): it is taken too. Its callers get the same
-// Cartesian communicator, reordered or not, through the C interface.
+// Open MPI 4.1's `use mpi_f08` topology constructors call the Fortran profiling
+// names (unlike its sends, which call ompi_*_f): they are taken too. Their callers
+// get the same communicator, reordered or not, through the C interface.
 extern "C" void pmpi_cart_create_(MPI_Fint* old_comm, MPI_Fint* ndims, MPI_Fint* dims,
                                   MPI_Fint* periods, MPI_Fint* reorder, MPI_Fint* comm_cart,
                                   MPI_Fint* ierr) __attribute__((alias("ompi_cart_create_f")));
+
+// HOPMAP_FORTRAN_TOPOLOGY(name, params): ompi_<name>_f's aliases (mpif.h and `use
+// mpi`, and f08's profiling name).
+#define HOPMAP_FORTRAN_TOPOLOGY_ALIASES(name, params)                              \
+  extern "C" void mpi_##name##_ params __attribute__((alias("ompi_" #name "_f"))); \
+  extern "C" void pmpi_##name##_ params __attribute__((alias("ompi_" #name "_f")));
+
+extern "C" void ompi_graph_create_f(MPI_Fint* old_comm, MPI_Fint* nnodes, MPI_Fint* index,
+                                    MPI_Fint* edges, MPI_Fint* reorder, MPI_Fint* comm_graph,
+                                    MPI_Fint* ierr) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  *ierr = MPI_Graph_create(PMPI_Comm_f2c(*old_comm), *nnodes, index, edges, *reorder != 0, &graph);
+  if (*ierr == MPI_SUCCESS) *comm_graph = PMPI_Comm_c2f(graph);
+}
+HOPMAP_FORTRAN_TOPOLOGY_ALIASES(graph_create, (MPI_Fint * old_comm, MPI_Fint* nnodes,
+                                               MPI_Fint* index, MPI_Fint* edges, MPI_Fint* reorder,
+                                               MPI_Fint* comm_graph, MPI_Fint* ierr))
+
+extern "C" void ompi_dist_graph_create_f(MPI_Fint* old_comm, MPI_Fint* n, MPI_Fint* sources,
+                                         MPI_Fint* degrees, MPI_Fint* destinations,
+                                         MPI_Fint* weights, MPI_Fint* info, MPI_Fint* reorder,
+                                         MPI_Fint* comm_graph, MPI_Fint* ierr) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  *ierr = MPI_Dist_graph_create(PMPI_Comm_f2c(*old_comm), *n, sources, degrees, destinations,
+                                Weights(weights), PMPI_Info_f2c(*info), *reorder != 0, &graph);
+  if (*ierr == MPI_SUCCESS) *comm_graph = PMPI_Comm_c2f(graph);
+}
+HOPMAP_FORTRAN_TOPOLOGY_ALIASES(dist_graph_create,
+                                (MPI_Fint * old_comm, MPI_Fint* n, MPI_Fint* sources,
+                                 MPI_Fint* degrees, MPI_Fint* destinations, MPI_Fint* weights,
+                                 MPI_Fint* info, MPI_Fint* reorder, MPI_Fint* comm_graph,
+                                 MPI_Fint* ierr))
+
+extern "C" void ompi_dist_graph_create_adjacent_f(MPI_Fint* old_comm, MPI_Fint* indegree,
+                                                  MPI_Fint* sources, MPI_Fint* sourceweights,
+                                                  MPI_Fint* outdegree, MPI_Fint* destinations,
+                                                  MPI_Fint* destweights, MPI_Fint* info,
+                                                  MPI_Fint* reorder, MPI_Fint* comm_graph,
+                                                  MPI_Fint* ierr) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  *ierr = MPI_Dist_graph_create_adjacent(
+      PMPI_Comm_f2c(*old_comm), *indegree, sources, Weights(sourceweights), *outdegree,
+      destinations, Weights(destweights), PMPI_Info_f2c(*info), *reorder != 0, &graph);
+  if (*ierr == MPI_SUCCESS) *comm_graph = PMPI_Comm_c2f(graph);
+}
+HOPMAP_FORTRAN_TOPOLOGY_ALIASES(dist_graph_create_adjacent,
+                                (MPI_Fint * old_comm, MPI_Fint* indegree, MPI_Fint* sources,
+                                 MPI_Fint* sourceweights, MPI_Fint* outdegree,
+                                 MPI_Fint* destinations, MPI_Fint* destweights, MPI_Fint* info,
+                                 MPI_Fint* reorder, MPI_Fint* comm_graph, MPI_Fint* ierr))
+
+// A freed datatype's handle may come back as another type (as MPI_Type_free).
+HOPMAP_FORTRAN(type_free, (MPI_Fint * type, MPI_Fint* ierr), (type, ierr),
+               hopmap::mpi::type_epoch.fetch_add(1, std::memory_order_relaxed))
 
 #endif  // OPEN_MPI

@@ -5,61 +5,25 @@
 #include <cstdio>
 #include <string>
 
+#include "client/mpi/collective_counts.h"
 #include "client/mpi/mpi_header.h"
 #include "client/mpi/recorder.h"
 
-namespace hopmap::mpi {
-namespace {
-
-int64_t Sum(const int* counts, int n) {
-  int64_t total = 0;
-  for (int i = 0; i < n; ++i) total += counts[i];
-  return total;
-}
-int64_t SumBytes(const int* counts, const MPI_Datatype* types, int n) {
-  int64_t total = 0;
-  for (int i = 0; i < n; ++i) {
-    int size = 0;
-    if (counts[i] > 0 && PMPI_Type_size(types[i], &size) == MPI_SUCCESS) {
-      total += static_cast<int64_t>(counts[i]) * size;
-    }
-  }
-  return total;
-}
-// The group size a rooted or all-to-all operation spans (the remote group's on an
-// intercommunicator).
-int PeersOf(MPI_Comm comm) {
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  if (!inter) return CommSize(comm);
-  int size = 0;
-  PMPI_Comm_remote_size(comm, &size);
-  return size;
-}
-bool IsRoot(MPI_Comm comm, int root) {
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  return inter ? root == MPI_ROOT : CommRank(comm) == root;
-}
-
-int64_t Contributed(const void* sendbuf, int64_t send_count, int64_t in_place_count) {
-  return sendbuf == MPI_IN_PLACE ? in_place_count : send_count;
-}
-
-}  // namespace
-}  // namespace hopmap::mpi
-
 using hopmap::mpi::Collective;
-using hopmap::mpi::CommRank;
-using hopmap::mpi::Contributed;
+using hopmap::mpi::CountAlltoall;
+using hopmap::mpi::CountAlltoallv;
+using hopmap::mpi::CountAlltoallw;
+using hopmap::mpi::CountBcast;
 using hopmap::mpi::CountCollective;
+using hopmap::mpi::CountGather;
+using hopmap::mpi::CountGatherv;
 using hopmap::mpi::CountNeighborSends;
+using hopmap::mpi::CountReduceScatter;
+using hopmap::mpi::CountReduceScatterBlock;
+using hopmap::mpi::CountScatter;
+using hopmap::mpi::CountScatterv;
 using hopmap::mpi::CountSend;
-using hopmap::mpi::IsRoot;
-using hopmap::mpi::PeersOf;
 using hopmap::mpi::Recording;
-using hopmap::mpi::Sum;
-using hopmap::mpi::SumBytes;
 
 extern "C" {
 
@@ -265,14 +229,12 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   return PMPI_Ibarrier(comm, request);
 }
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (Recording())
-    CountCollective(comm, Collective::kBcast, false, IsRoot(comm, root) ? count : 0, type);
+  CountBcast(comm, false, root, count, type);
   return PMPI_Bcast(buf, count, type, root, comm);
 }
 int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
-  if (Recording())
-    CountCollective(comm, Collective::kBcast, true, IsRoot(comm, root) ? count : 0, type);
+  CountBcast(comm, true, root, count, type);
   return PMPI_Ibcast(buf, count, type, root, comm, request);
 }
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -297,152 +259,101 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
 }
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kGather, false, Contributed(sendbuf, sendcount, recvcount),
-                    sendbuf == MPI_IN_PLACE ? recvtype : sendtype);
-  }
+  CountGather(comm, Collective::kGather, false, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+              recvcount, recvtype);
   return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kGather, true, Contributed(sendbuf, sendcount, recvcount),
-                    sendbuf == MPI_IN_PLACE ? recvtype : sendtype);
-  }
+  CountGather(comm, Collective::kGather, true, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+              recvcount, recvtype);
   return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request);
 }
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kGatherv, false,
-                    in_place ? recvcounts[CommRank(comm)] : sendcount,
-                    in_place ? recvtype : sendtype);
-  }
+  CountGatherv(comm, Collective::kGatherv, false, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+               recvcounts, recvtype);
   return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm);
 }
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kGatherv, true,
-                    in_place ? recvcounts[CommRank(comm)] : sendcount,
-                    in_place ? recvtype : sendtype);
-  }
+  CountGatherv(comm, Collective::kGatherv, true, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+               recvcounts, recvtype);
   return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
 }
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kScatter, false,
-                    IsRoot(comm, root) ? int64_t{sendcount} * PeersOf(comm) : 0, sendtype);
-  }
+  CountScatter(comm, false, root, sendcount, sendtype);
   return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kScatter, true,
-                    IsRoot(comm, root) ? int64_t{sendcount} * PeersOf(comm) : 0, sendtype);
-  }
+  CountScatter(comm, true, root, sendcount, sendtype);
   return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
 }
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kScatterv, false,
-                    IsRoot(comm, root) ? Sum(sendcounts, PeersOf(comm)) : 0, sendtype);
-  }
+  CountScatterv(comm, false, root, sendcounts, sendtype);
   return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
 }
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kScatterv, true,
-                    IsRoot(comm, root) ? Sum(sendcounts, PeersOf(comm)) : 0, sendtype);
-  }
+  CountScatterv(comm, true, root, sendcounts, sendtype);
   return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                         comm, request);
 }
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kAllgather, false, Contributed(sendbuf, sendcount, recvcount),
-                    sendbuf == MPI_IN_PLACE ? recvtype : sendtype);
-  }
+  CountGather(comm, Collective::kAllgather, false, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+              recvcount, recvtype);
   return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kAllgather, true, Contributed(sendbuf, sendcount, recvcount),
-                    sendbuf == MPI_IN_PLACE ? recvtype : sendtype);
-  }
+  CountGather(comm, Collective::kAllgather, true, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+              recvcount, recvtype);
   return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAllgatherv, false,
-                    in_place ? recvcounts[CommRank(comm)] : sendcount,
-                    in_place ? recvtype : sendtype);
-  }
+  CountGatherv(comm, Collective::kAllgatherv, false, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+               recvcounts, recvtype);
   return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAllgatherv, true,
-                    in_place ? recvcounts[CommRank(comm)] : sendcount,
-                    in_place ? recvtype : sendtype);
-  }
+  CountGatherv(comm, Collective::kAllgatherv, true, sendbuf == MPI_IN_PLACE, sendcount, sendtype,
+               recvcounts, recvtype);
   return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                           request);
 }
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoall, false,
-                    int64_t{in_place ? recvcount : sendcount} * PeersOf(comm),
-                    in_place ? recvtype : sendtype);
-  }
+  CountAlltoall(comm, false, sendbuf == MPI_IN_PLACE, sendcount, sendtype, recvcount, recvtype);
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoall, true,
-                    int64_t{in_place ? recvcount : sendcount} * PeersOf(comm),
-                    in_place ? recvtype : sendtype);
-  }
+  CountAlltoall(comm, true, sendbuf == MPI_IN_PLACE, sendcount, sendtype, recvcount, recvtype);
   return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoallv, false,
-                    Sum(in_place ? recvcounts : sendcounts, PeersOf(comm)),
-                    in_place ? recvtype : sendtype);
-  }
+  CountAlltoallv(comm, false, sendbuf == MPI_IN_PLACE, sendcounts, sendtype, recvcounts, recvtype);
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm);
 }
@@ -450,25 +361,15 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request* request) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoallv, true,
-                    Sum(in_place ? recvcounts : sendcounts, PeersOf(comm)),
-                    in_place ? recvtype : sendtype);
-  }
+  CountAlltoallv(comm, true, sendbuf == MPI_IN_PLACE, sendcounts, sendtype, recvcounts, recvtype);
   return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                          recvtype, comm, request);
 }
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoallw, false,
-                    in_place ? SumBytes(recvcounts, recvtypes, PeersOf(comm))
-                             : SumBytes(sendcounts, sendtypes, PeersOf(comm)),
-                    MPI_BYTE);
-  }
+  CountAlltoallw(comm, false, sendbuf == MPI_IN_PLACE, sendcounts, sendtypes, recvcounts,
+                 recvtypes);
   return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm);
 }
@@ -476,44 +377,28 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request* request) {
-  if (Recording()) {
-    const bool in_place = sendbuf == MPI_IN_PLACE;
-    CountCollective(comm, Collective::kAlltoallw, true,
-                    in_place ? SumBytes(recvcounts, recvtypes, PeersOf(comm))
-                             : SumBytes(sendcounts, sendtypes, PeersOf(comm)),
-                    MPI_BYTE);
-  }
+  CountAlltoallw(comm, true, sendbuf == MPI_IN_PLACE, sendcounts, sendtypes, recvcounts, recvtypes);
   return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                          recvtypes, comm, request);
 }
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kReduceScatter, false, Sum(recvcounts, PeersOf(comm)), type);
-  }
+  CountReduceScatter(comm, false, recvcounts, type);
   return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kReduceScatter, true, Sum(recvcounts, PeersOf(comm)), type);
-  }
+  CountReduceScatter(comm, true, recvcounts, type);
   return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
 }
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kReduceScatterBlock, false,
-                    int64_t{recvcount} * PeersOf(comm), type);
-  }
+  CountReduceScatterBlock(comm, false, recvcount, type);
   return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                               MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  if (Recording()) {
-    CountCollective(comm, Collective::kReduceScatterBlock, true, int64_t{recvcount} * PeersOf(comm),
-                    type);
-  }
+  CountReduceScatterBlock(comm, true, recvcount, type);
   return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request);
 }
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,

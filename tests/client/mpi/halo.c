@@ -2,9 +2,11 @@
  * recording tests: `halo NX NY [NZ] ITERATIONS DOUBLES`. Every iteration, each rank
  * sends DOUBLES doubles to each of its 2 x ndims neighbours (dimension 0 with
  * MPI_Sendrecv, 1 with MPI_Isend, 2 with persistent requests), one int to each with
- * MPI_Neighbor_alltoall, and joins one MPI_Allreduce of one double. The grid lives
- * on a duplicate of MPI_COMM_WORLD, so the recorder must translate ranks. The test
- * (mpi_run_test.cc) knows these counts. */
+ * MPI_Neighbor_alltoall, and joins one MPI_Allreduce of one double. Once, after the
+ * exchange: an MPI_Gather of one int to rank 0 (in place there), an MPI_Alltoall
+ * of one int to each rank and an MPI_Ireduce_scatter_block of one int each. The grid
+ * lives on a duplicate of MPI_COMM_WORLD, so the recorder must translate ranks. The
+ * test (mpi_run_test.cc) knows these counts. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +59,23 @@ int main(int argc, char** argv) {
   if (ndims == 3) {
     for (int i = 0; i < 4; ++i) MPI_Request_free(&persistent[i]);
   }
+  int rank = 0, size = 0;
+  MPI_Comm_rank(grid, &rank);
+  MPI_Comm_size(grid, &size);
+  int mine = 1;
+  int* gathered = calloc((size_t)size, sizeof(int));
+  MPI_Gather(rank == 0 ? MPI_IN_PLACE : &mine, 1, MPI_INT, gathered, 1, MPI_INT, 0, grid);
+  int* ones = calloc((size_t)size, sizeof(int));
+  int* heard = calloc((size_t)size, sizeof(int));
+  for (int i = 0; i < size; ++i) ones[i] = 1;
+  MPI_Alltoall(ones, 1, MPI_INT, heard, 1, MPI_INT, grid);
+  MPI_Request request;
+  int reduced = 0;
+  MPI_Ireduce_scatter_block(ones, &reduced, 1, MPI_INT, MPI_SUM, grid, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  free(gathered);
+  free(ones);
+  free(heard);
   free(out);
   free(in);
   MPI_Comm_free(&grid);

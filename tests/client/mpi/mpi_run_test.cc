@@ -151,6 +151,14 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
   // One allreduce of one double per iteration, by every rank.
   EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective allreduce ranks=0-", n - 1,
                                            " calls=3 bytes=", 3 * 8 * n, "\n")));
+  // Once each: one int gathered from every rank (rank 0's in place), one int
+  // from every rank to every rank, one int per rank reduced and scattered.
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective gather ranks=0-", n - 1,
+                                           " calls=1 bytes=", 4 * n, "\n")));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective alltoall ranks=0-", n - 1,
+                                           " calls=1 bytes=", 4 * n * n, "\n")));
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("# collective ireduce_scatter_block ranks=0-", n - 1,
+                                           " calls=1 bytes=", 4 * n * n, "\n")));
 
   // hopmap reads it and recognises the stencil and its dimensions.
   const RunResult analyzed = RunHopmap("analyze --local --graph " + record);

@@ -3,13 +3,20 @@
 ! duplicate of MPI_COMM_WORLD): every iteration each rank sends DOUBLES doubles to
 ! each of its 2 x ndims neighbours (dimension 0 with MPI_SENDRECV, 1 with MPI_ISEND,
 ! 2 with persistent requests), one integer to each with MPI_NEIGHBOR_ALLTOALL, and
-! joins one MPI_ALLREDUCE of one double: the counts mpi_run_test.cc knows.
+! joins one MPI_ALLREDUCE of one double; once, after the exchange, an MPI_GATHER of
+! one integer to rank 0 (MPI_IN_PLACE there), an MPI_ALLTOALL of one integer to each
+! rank and an MPI_IREDUCE_SCATTER_BLOCK of one integer each: the counts
+! mpi_run_test.cc knows.
 #include "mpi_form.fh"
 program halo
   USE_MPI
   implicit none
   INCLUDE_MPIF_H
-  integer :: ierr, nargs, ndims, d, it, iterations, doubles, i
+  integer :: ierr, nargs, ndims, d, it, iterations, doubles, i, rank, size, reduced
+  integer, allocatable :: ones(:), heard(:)
+  integer :: mine
+  integer, allocatable :: gathered(:)
+  REQUEST_T :: request
   integer :: dims(3), lower(3), upper(3), one(6), got(6)
   logical :: periods(3)
   COMM_T :: dup, grid
@@ -80,6 +87,20 @@ program halo
       call MPI_Request_free(persistent(i), ierr)
     end do
   end if
+  call MPI_Comm_rank(grid, rank, ierr)
+  call MPI_Comm_size(grid, size, ierr)
+  allocate (gathered(size), ones(size), heard(size))
+  mine = 1
+  gathered = 0
+  if (rank == 0) then
+    call MPI_Gather(MPI_IN_PLACE, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, 0, grid, ierr)
+  else
+    call MPI_Gather(mine, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, 0, grid, ierr)
+  end if
+  ones = 1
+  call MPI_Alltoall(ones, 1, MPI_INTEGER, heard, 1, MPI_INTEGER, grid, ierr)
+  call MPI_Ireduce_scatter_block(ones, reduced, 1, MPI_INTEGER, MPI_SUM, grid, request, ierr)
+  call MPI_Wait(request, MPI_STATUS_IGNORE, ierr)
   call MPI_Comm_free(grid, ierr)
   call MPI_Comm_free(dup, ierr)
   call MPI_Finalize(ierr)
