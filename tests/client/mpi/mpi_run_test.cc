@@ -267,7 +267,7 @@ void ExpectReorderedBelowIdentity(const std::string& kind, const std::string& ca
   ASSERT_TRUE(std::regex_search(run.err, m, verbose)) << run.err;
   const int64_t reported = std::stoll(m[1]);
   const int64_t reported_identity = std::stoll(m[2]);
-  const bool weighted = kind == "dist";
+  const bool weighted = kind == "dist";  // reorder_check's; the Fortran one's is unweighted
   std::vector<int> identity(16);
   for (int v = 0; v < 16; ++v) identity[v] = v / 4;
   EXPECT_EQ(HopBytes(node_of_vertex, weighted), reported);
@@ -329,16 +329,21 @@ TEST(MpiReorderTest, CartCreateOnUnevenNodesBeatsTheIdentity) {
   EXPECT_LT(std::stoll(m[1]), std::stoll(m[2]));
 }
 
-// Fortran (docs/mpi.md#fortran), in every interface this MPI's build intercepts: the
-// halo (fortran/halo.F90, halo.c's twin: persistent requests included) recorded
-// exactly, and MPI_CART_CREATE with reorder=.true. (fortran/cart_check.F90)
-// reordered, its neighbours checked, below the identity.
-#define HOPMAP_FORTRAN_TESTS(form, halo, cart_check)                     \
-  TEST(MpiFortranTest, Halo3dIn##form##IsRecordedExactly) {              \
-    ExpectRecordedHalo({2, 3, 4}, "4,3,2", "stencil3d-7", halo);         \
-  }                                                                      \
-  TEST(MpiFortranTest, CartCreateIn##form##BeatsTheIdentity) {           \
-    ExpectReorderedBelowIdentity("cart", "MPI_Cart_create", cart_check); \
+// Fortran (docs/mpi.md#fortran), in every interface: the halo (fortran/halo.F90,
+// halo.c's twin: persistent requests and collectives included) recorded exactly, and
+// MPI_CART_CREATE and MPI_DIST_GRAPH_CREATE_ADJACENT (with Fortran's MPI_UNWEIGHTED)
+// with reorder=.true. (fortran/cart_check.F90) reordered, their neighbours checked,
+// below the identity.
+#define HOPMAP_FORTRAN_TESTS(form, halo, cart_check)                             \
+  TEST(MpiFortranTest, Halo3dIn##form##IsRecordedExactly) {                      \
+    ExpectRecordedHalo({2, 3, 4}, "4,3,2", "stencil3d-7", halo);                 \
+  }                                                                              \
+  TEST(MpiFortranTest, CartCreateIn##form##BeatsTheIdentity) {                   \
+    ExpectReorderedBelowIdentity("cart", "MPI_Cart_create", cart_check);         \
+  }                                                                              \
+  TEST(MpiFortranTest, DistGraphCreateAdjacentIn##form##BeatsTheIdentity) {      \
+    ExpectReorderedBelowIdentity("unweighted", "MPI_Dist_graph_create_adjacent", \
+                                 std::string(cart_check) + " dist");             \
   }
 #ifdef MPI_HALO_F_F08
 HOPMAP_FORTRAN_TESTS(UseMpiF08, MPI_HALO_F_F08, MPI_CART_CHECK_F_F08)
