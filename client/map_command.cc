@@ -254,10 +254,12 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "same answer on every run with the same --seed and --threads")
       ->check(NonNegativeInteger())
       ->capture_default_str();
-  cmd->add_option("--format", flags->format,
-                  "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
-                  "SLURM_HOSTFILE for srun --distribution=arbitrary), mpich-rank-order (Cray "
-                  "MPICH_RANK_ORDER), bg-mapfile (Blue Gene), csv")
+  cmd->add_option(
+         "--format", flags->format,
+         "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
+         "SLURM_HOSTFILE for srun --distribution=arbitrary), hydra (MPICH's mpiexec -f, with "
+         "its -bind-to list), mpich-rank-order (Cray "
+         "MPICH_RANK_ORDER), bg-mapfile (Blue Gene), csv")
       ->capture_default_str();
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
   cmd->add_flag("--quiet,-q", flags->quiet,

@@ -14,17 +14,19 @@ struct FormatEntry {
   const char* name;
 };
 
-constexpr std::array<FormatEntry, 7> kFormats = {{
+constexpr std::array<FormatEntry, 8> kFormats = {{
     {MappingFormat::kJson, "json"},
     {MappingFormat::kPerm, "perm"},
     {MappingFormat::kRankfile, "rankfile"},
     {MappingFormat::kHostfile, "hostfile"},
+    {MappingFormat::kHydra, "hydra"},
     {MappingFormat::kMpichRankOrder, "mpich-rank-order"},
     {MappingFormat::kBgMapfile, "bg-mapfile"},
     {MappingFormat::kCsv, "csv"},
 }};
 
-// Hostnames go into whitespace-separated files unquoted.
+// Hostnames go into whitespace-separated files unquoted (and hydra's "HOST:COUNT"
+// lines, where ':' and '#' separate).
 absl::Status CheckPlainName(const Allocation& allocation, NodeId node, const std::string& name,
                             MappingFormat format) {
   for (char c : name) {
@@ -33,6 +35,11 @@ absl::Status CheckPlainName(const Allocation& allocation, NodeId node, const std
       return absl::InvalidArgumentError(absl::StrCat(
           MappingFormatName(format), ": node ", node, " of ", allocation.machine().Spec(),
           " is named '", name, "', which has whitespace or a control character"));
+    }
+    if (format == MappingFormat::kHydra && (c == ':' || c == '#')) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "hydra: node ", node, " of ", allocation.machine().Spec(), " is named '", name,
+          "', which holds '", std::string(1, c), "' (a separator in hydra's machinefile)"));
     }
   }
   return absl::OkStatus();
@@ -44,7 +51,8 @@ absl::StatusOr<std::vector<std::string>> PositionNames(const Allocation& allocat
   std::vector<std::string> names(allocation.num_nodes());
   for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
     names[p] = allocation.machine().NodeName(allocation.node_at(p));
-    if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile) {
+    if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile ||
+        format == MappingFormat::kHydra) {
       if (absl::Status s = CheckPlainName(allocation, allocation.node_at(p), names[p], format);
           !s.ok()) {
         return s;
@@ -129,6 +137,45 @@ absl::StatusOr<std::string> MpichRankOrder(const Allocation& allocation,
   return out;
 }
 
+std::string HydraMachinefile(const Allocation& allocation, std::span<const SlotId> slot_of_task,
+                             const std::vector<std::string>& names) {
+  struct Line {
+    int32_t position;
+    std::vector<int32_t> cores;  // of the line's ranks, in rank order
+  };
+  std::vector<Line> lines;
+  for (size_t t = 0; t < slot_of_task.size(); ++t) {
+    const int32_t position = allocation.PositionOfSlot(slot_of_task[t]);
+    if (lines.empty() || names[lines.back().position] != names[position]) {
+      lines.push_back({position, {}});
+    }
+    lines.back().cores.push_back(allocation.CoreOfSlot(slot_of_task[t]));
+  }
+  // One list binds every line: the i-th process of each line gets bind[i].
+  std::vector<int32_t> bind;
+  bool fits = true;
+  for (const Line& line : lines) {
+    for (size_t i = 0; i < line.cores.size() && fits; ++i) {
+      if (i == bind.size()) bind.push_back(line.cores[i]);
+      fits = bind[i] == line.cores[i];
+    }
+  }
+  std::string out = absl::StrCat("# hopmap machinefile for MPICH's hydra, ", slot_of_task.size(),
+                                 " ranks: mpiexec -f FILE");
+  if (fits) {
+    absl::StrAppend(&out, " -bind-to user:", absl::StrJoin(bind, ","), " -n ", slot_of_task.size(),
+                    " PROGRAM\n");
+  } else {
+    absl::StrAppend(&out, " -n ", slot_of_task.size(),
+                    " PROGRAM (no -bind-to user: list fits every line: hydra binds each "
+                    "line's processes with one list; the hosts are exact, the cores unbound)\n");
+  }
+  for (const Line& line : lines) {
+    absl::StrAppend(&out, names[line.position], ":", line.cores.size(), "\n");
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name) {
@@ -184,6 +231,8 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
   absl::StatusOr<std::vector<std::string>> names = PositionNames(allocation, format);
   if (!names.ok()) return names.status();
 
+  if (format == MappingFormat::kHydra) return HydraMachinefile(allocation, slot_of_task, *names);
+
   std::string out;
   if (format == MappingFormat::kCsv) out = "task,slot,node,hostname,core\n";
   std::vector<int32_t> coords(dims.size());
@@ -211,6 +260,7 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
                         ",", core, "\n");
         break;
       case MappingFormat::kJson:
+      case MappingFormat::kHydra:
       case MappingFormat::kMpichRankOrder:
         break;  // handled above
     }

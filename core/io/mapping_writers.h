@@ -36,6 +36,14 @@ enum class MappingFormat {
   // ranks is honoured (the launcher binds them to cores). The allocation order
   // must be the job's node order (as the launcher numbers its nodes).
   kMpichRankOrder,
+  // MPICH's hydra machinefile (mpiexec -f FILE): a '#' line with the command to run
+  // it, then "HOST:COUNT" for each run of consecutive ranks on one host (hydra gives
+  // each line the next COUNT ranks). Hydra binds with one list for every line's
+  // processes (-bind-to user:C0,C1,..., by the process's place in its line); the
+  // comment gives that list when one fits every line, and says so when none does
+  // (the hosts are then exact and the cores unbound). Host names must not hold ':'
+  // or '#' (hydra's separators).
+  kHydra,
   // Blue Gene mapfile (runjob --mapping FILE): line i is the machine coordinates
   // of task i's node (Machine::Coordinates, one per dim) then its core, separated
   // by spaces ("x y z t" on a 3-D torus). FailedPrecondition for machines without
@@ -46,7 +54,7 @@ enum class MappingFormat {
   kCsv,
 };
 
-// "json", "perm", "rankfile", "hostfile", "mpich-rank-order", "bg-mapfile", "csv";
+// "json", "perm", "rankfile", "hostfile", "hydra", "mpich-rank-order", "bg-mapfile", "csv";
 // the error lists them.
 absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name);
 std::string MappingFormatName(MappingFormat format);

@@ -369,8 +369,7 @@ TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
 
 #ifndef HOPMAP_MPICH
 // Run 1 records, hopmap writes a rankfile for this machine, run 2 starts from it and
-// its ranks are on the host and core the rankfile names. (Open MPI's rankfile; the
-// MPICH loop, with hydra's host and binding options, is not written yet.)
+// its ranks are on the host and core the rankfile names (Open MPI's rankfile).
 TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
   const std::string record = Temp("loop.edgelist");
   const RunResult recorded =
@@ -411,6 +410,54 @@ TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
       const auto& [host, core] = wanted[std::stoi(m[1])];
       EXPECT_EQ(m[2], host) << file << ": " << line;
       EXPECT_EQ(m[3], core) << file << ": " << line << " (bound to exactly the rankfile's core)";
+      ++seen;
+    }
+    EXPECT_EQ(seen, 2) << run.out;
+  }
+}
+#else
+// MPICH's loop: run 1 records under hydra, hopmap writes a hydra machinefile for this
+// machine (its comment gives the -bind-to list), run 2 starts from it with hydra's own
+// options (-f FILE -bind-to user:LIST), and its ranks are on the host and core the
+// machinefile and the list name.
+TEST(MpiLoopTest, RecordThenHydraMachinefileThenRunWhereItSays) {
+  const std::string record = Temp("loop.edgelist");
+  const RunResult recorded =
+      RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
+                                      " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  const std::string machine = Temp("this.hops");
+  WriteFile(machine, "names: " + Hostname() + "\n0\n");
+  const std::string machinefile = Temp("loop.hosts");
+  const RunResult mapped =
+      RunHopmap(absl::StrCat("map --local --graph ", record, " --machine matrix:", machine,
+                             ":cores=2 --format hydra -o ", machinefile));
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  const std::string hand_made = Temp("swapped.hosts");
+  WriteFile(hand_made, absl::StrCat("# hopmap machinefile for MPICH's hydra, 2 ranks: mpiexec -f "
+                                    "FILE -bind-to user:1,0 -n 2 PROGRAM\n",
+                                    Hostname(), ":2\n"));
+  for (const std::string& file : {machinefile, hand_made}) {
+    // What the machinefile says: its one line's host, and the core of each rank.
+    const std::string text = ReadFile(file);
+    std::smatch m;
+    const std::regex bind(R"(-bind-to user:(\d+),(\d+) -n 2 PROGRAM\n)");
+    ASSERT_TRUE(std::regex_search(text, m, bind)) << text;
+    const std::vector<std::string> cores = {m[1], m[2]};
+    EXPECT_THAT(text, HasSubstr(absl::StrCat("\n", Hostname(), ":2\n")));
+    const RunResult run = RunShell(Mpirun(
+        2, absl::StrCat("-f ", file, " -bind-to user:", cores[0], ",", cores[1], " ", MPI_WHERE)));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    // Hydra may forward two processes' lines interleaved ("rank 0 ... cpus 1rank 1 ..."):
+    // each report is found where it is.
+    const std::regex where(R"(rank (\d+) host (\S+?) cpus ((?:\d+ )*\d+))");
+    int seen = 0;
+    for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), where);
+         it != std::sregex_iterator(); ++it) {
+      const std::smatch& found = *it;
+      EXPECT_EQ(found[2], Hostname()) << file << ": " << run.out;
+      EXPECT_EQ(found[3], cores[std::stoi(found[1])])
+          << file << ": " << run.out << " (bound to exactly its core)";
       ++seen;
     }
     EXPECT_EQ(seen, 2) << run.out;

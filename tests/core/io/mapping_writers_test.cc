@@ -57,7 +57,7 @@ std::string MustFormat(const Allocation& a, const std::vector<SlotId>& mapping,
 
 TEST(MappingWritersTest, FormatNamesRoundTrip) {
   for (const char* name :
-       {"json", "perm", "rankfile", "hostfile", "mpich-rank-order", "bg-mapfile", "csv"}) {
+       {"json", "perm", "rankfile", "hostfile", "hydra", "mpich-rank-order", "bg-mapfile", "csv"}) {
     absl::StatusOr<MappingFormat> f = ParseMappingFormat(name);
     ASSERT_TRUE(f.ok()) << name;
     EXPECT_EQ(MappingFormatName(*f), name);
@@ -67,7 +67,7 @@ TEST(MappingWritersTest, FormatNamesRoundTrip) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(),
-            "unknown mapping format 'xml'; known: json, perm, rankfile, hostfile, "
+            "unknown mapping format 'xml'; known: json, perm, rankfile, hostfile, hydra, "
             "mpich-rank-order, bg-mapfile, csv");
 }
 
@@ -87,6 +87,36 @@ TEST(MappingWritersTest, Rankfile) {
 TEST(MappingWritersTest, Hostfile) {
   EXPECT_EQ(MustFormat(SmallAllocation(), kMapping, MappingFormat::kHostfile),
             "nid00000\nnid00002\nnid00003\nnid00002\nnid00000\n");
+}
+
+TEST(MappingWritersTest, HydraMachinefile) {
+  // Ranks 0-4 on nid00000, nid00002, nid00003, nid00002, nid00000: a line each (hydra
+  // gives each line the next ranks). Cores 1, 0, 1, 1, 0 by line: no one list binds
+  // every line's first process.
+  EXPECT_EQ(MustFormat(SmallAllocation(), kMapping, MappingFormat::kHydra),
+            "# hopmap machinefile for MPICH's hydra, 5 ranks: mpiexec -f FILE -n 5 PROGRAM "
+            "(no -bind-to user: list fits every line: hydra binds each line's processes with "
+            "one list; the hosts are exact, the cores unbound)\n"
+            "nid00000:1\nnid00002:1\nnid00003:1\nnid00002:1\nnid00000:1\n");
+  // Consecutive ranks on one host share a line; cores 1, 0 on both lines: one list.
+  EXPECT_EQ(MustFormat(SmallAllocation(), {1, 0, 3, 2}, MappingFormat::kHydra),
+            "# hopmap machinefile for MPICH's hydra, 4 ranks: mpiexec -f FILE "
+            "-bind-to user:1,0 -n 4 PROGRAM\n"
+            "nid00002:2\nnid00000:2\n");
+}
+
+TEST(MappingWritersTest, HydraRefusesItsSeparatorsInHostNames) {
+  auto machine = Torus({2}, 1);
+  absl::StatusOr<NodeNames> names = NodeNames::List({"a:1", "b"});
+  ASSERT_TRUE(names.ok()) << names.status();
+  machine->set_node_names(*std::move(names));
+  absl::StatusOr<std::string> text = FormatMapping(
+      MustAllocate(machine, {0, 1}, 1), std::vector<SlotId>{0, 1}, MappingFormat::kHydra);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(
+      text.status().message(),
+      "hydra: node 0 of torus:2:cores=1 is named 'a:1', which holds ':' (a separator in hydra's "
+      "machinefile)");
 }
 
 TEST(MappingWritersTest, MpichRankOrder) {
