@@ -5,6 +5,8 @@
 // has rank v and the topology the caller asked for. Any failure gives what the MPI
 // library gives and one line on stderr from rank 0: a job never fails because of
 // hopmap.
+#include <time.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -155,13 +157,29 @@ std::string AskHopmapd(const char* what, const absl::StatusOr<TaskGraph>& patter
   return "";
 }
 
+// MPI_Bcast from rank 0 for the processes that wait while rank 0 asks hopmapd: they
+// poll a nonblocking broadcast and sleep between polls, so that on an oversubscribed
+// node they leave the cores to rank 0 and hopmapd instead of spinning in MPI.
+void BcastFromRootSleeping(void* buffer, int count, MPI_Datatype type, MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  PMPI_Ibcast(buffer, count, type, 0, comm, &request);
+  int done = 0;
+  PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    const timespec pause = {0, 100'000};  // 0.1 ms
+    nanosleep(&pause, nullptr);
+    PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
 // Collective over comm: every process learns which vertex each process takes, or
 // that there is no reordering (false; rank 0 printed why). `pattern` is read on
-// rank 0 only.
+// rank 0 only. One broadcast carries both: element 0 says whether there is an answer.
 bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph>& pattern,
                  std::vector<int32_t>* vertex_of_process) {
   const std::vector<std::string> names = GatherStrings(comm, NodeName());
-  int ok = 0;
+  const int size = CommSize(comm);
+  std::vector<int32_t> answer(static_cast<size_t>(size) + 1, 0);
   if (CommRank(comm) == 0) {
     std::string problem;
     try {
@@ -169,13 +187,16 @@ bool PlanReorder(MPI_Comm comm, const char* what, const absl::StatusOr<TaskGraph
     } catch (const std::exception& e) {
       problem = e.what();
     }
-    ok = problem.empty() ? 1 : 0;
-    if (!ok) std::fprintf(stderr, "hopmap: %s: not reordered: %s\n", what, problem.c_str());
+    if (problem.empty()) {
+      answer[0] = 1;
+      std::copy(vertex_of_process->begin(), vertex_of_process->end(), answer.begin() + 1);
+    } else {
+      std::fprintf(stderr, "hopmap: %s: not reordered: %s\n", what, problem.c_str());
+    }
   }
-  PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (!ok) return false;
-  vertex_of_process->resize(CommSize(comm));
-  PMPI_Bcast(vertex_of_process->data(), CommSize(comm), MPI_INT32_T, 0, comm);
+  BcastFromRootSleeping(answer.data(), size + 1, MPI_INT32_T, comm);
+  if (answer[0] != 1) return false;
+  vertex_of_process->assign(answer.begin() + 1, answer.end());
   return true;
 }
 
