@@ -40,6 +40,13 @@ std::string TextReport(const MappingReport& r) {
       : r.balance->has_current ? "current"
                                : "block",
       100.0 * r.improvement);
+  if (r.node_cost.has_value()) {
+    absl::StrAppend(&text,
+                    absl::StrFormat("hop_cost           %d\nnode_cost          %d\n"
+                                    "full_cost          %d (baseline %d)\n",
+                                    r.node_cost->hop_cost, r.node_cost->node_cost,
+                                    r.node_cost->full_cost, r.node_cost->baseline_full_cost));
+  }
   if (r.balance.has_value()) {
     const LoadBalanceReport& b = *r.balance;
     absl::StrAppend(

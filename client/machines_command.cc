@@ -52,6 +52,18 @@ std::string Describe(const std::string& name, const Machine& m) {
     absl::StrAppend(&text, "node names   ", m.NodeName(0), " .. ", m.NodeName(m.num_nodes() - 1),
                     "\n");
   }
+  if (const NodeInterior* n = m.node_interior().get()) {
+    // The levels inside a node, lowest first, and what a unit costs across each.
+    absl::StrAppend(&text,
+                    absl::StrFormat("inside node  %d PEs in %d package%s%s%s\n", n->num_pes(),
+                                    n->num_packages(), n->num_packages() == 1 ? "" : "s",
+                                    n->source().empty() ? "" : ", from ", n->source()));
+    for (size_t i = 0; i < n->arities().size(); ++i) {
+      absl::StrAppend(&text, absl::StrFormat("  level %d    %-8s x%-5d distance %d\n", i + 1,
+                                             n->names()[i], n->arities()[i], n->distances()[i]));
+    }
+    absl::StrAppend(&text, absl::StrFormat("hop cost     %d per network hop\n", n->hop_cost()));
+  }
   return text;
 }
 
@@ -79,6 +91,18 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
   if (m.num_nodes() > 0) {
     j["first_node"] = m.NodeName(0);
     j["last_node"] = m.NodeName(m.num_nodes() - 1);
+  }
+  if (const NodeInterior* n = m.node_interior().get()) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < n->arities().size(); ++i) {
+      levels.push_back(
+          {{"name", n->names()[i]}, {"arity", n->arities()[i]}, {"distance", n->distances()[i]}});
+    }
+    j["node_interior"] = {{"pes", n->num_pes()},
+                          {"packages", n->num_packages()},
+                          {"levels", std::move(levels)},
+                          {"hop_cost", n->hop_cost()},
+                          {"source", n->source()}};
   }
   if (!description.empty()) j["description"] = description;
   return j;

@@ -56,12 +56,19 @@ absl::Status DrawAnswer(const MapFlags& flags, const TaskGraph& graph, const All
 
 std::string Summary(const MappingReport& r) {
   if (r.balance.has_value()) return BalanceSummary(r);
-  return absl::StrFormat(
+  std::string text = absl::StrFormat(
       "hopmap: %d tasks on %d slots with %s: hop-bytes %d (in-order %d, %.1f%% less), "
       "%.3f hops/byte, lower bound %d (%s, gap %s), %.3f s\n",
       r.tasks, r.slots, r.algorithm, r.hop_bytes, r.baseline_hop_bytes, 100.0 * r.improvement,
       r.avg_hops_per_byte, r.lower_bound.value, r.lower_bound.method,
       r.gap ? absl::StrFormat("%.3f", *r.gap) : std::string("n/a"), r.solve_seconds);
+  if (r.node_cost.has_value()) {
+    absl::StrAppend(&text, absl::StrFormat("hopmap: inside the nodes: node cost %d, full cost %d "
+                                           "(%d x hop-bytes + node cost; in-order %d)\n",
+                                           r.node_cost->node_cost, r.node_cost->full_cost,
+                                           r.node_cost->hop_cost, r.node_cost->baseline_full_cost));
+  }
+  return text;
 }
 
 // Both modes end here: the report printed the same way whoever computed it.
@@ -254,12 +261,12 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "same answer on every run with the same --seed and --threads")
       ->check(NonNegativeInteger())
       ->capture_default_str();
-  cmd->add_option(
-         "--format", flags->format,
-         "Output: json (the full report), perm, rankfile (Open MPI), hostfile (Slurm "
-         "SLURM_HOSTFILE for srun --distribution=arbitrary), hydra (MPICH's mpiexec -f, with "
-         "its -bind-to list), mpich-rank-order (Cray "
-         "MPICH_RANK_ORDER), bg-mapfile (Blue Gene), csv")
+  cmd->add_option("--format", flags->format,
+                  "Output: json (the full report), perm, rankfile (Open MPI; slot=P:C with node=), "
+                  "rank-node-core (a line per rank), hostfile (Slurm SLURM_HOSTFILE for srun "
+                  "--distribution=arbitrary), map-cpu (Slurm --cpu-bind=map_cpu: lists beside it), "
+                  "hydra (MPICH's mpiexec -f, with its -bind-to list), mpich-rank-order (Cray "
+                  "MPICH_RANK_ORDER), bg-mapfile (Blue Gene), csv")
       ->capture_default_str();
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
   cmd->add_flag("--quiet,-q", flags->quiet,

@@ -12,6 +12,8 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  # node=hwloc:FILE (core/io/hwloc_node.cc) reads lstopo's XML with libhwloc.
+  libhwloc-dev
   # hopmapd checks its TLS certificate and key with OpenSSL; the TLS test makes a
   # self-signed certificate with the openssl command.
   libssl-dev openssl

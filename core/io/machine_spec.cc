@@ -1,13 +1,17 @@
 #include "core/io/machine_spec.h"
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "core/io/hwloc_node.h"
 #include "core/io/machine_files.h"
 #include "core/topology/catalog.h"
 #include "core/topology/chipmesh.h"
@@ -24,8 +28,9 @@ constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
     "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
-const char* const kOptionKeys[] = {"cores", "wrap",           "nodes",        "hops",     "prefix",
-                                   "width", "link-bandwidth", "link-latency", "distances"};
+const char* const kOptionKeys[] = {
+    "cores",        "wrap",      "nodes", "hops",           "prefix",   "width",   "link-bandwidth",
+    "link-latency", "distances", "node",  "node-distances", "hop-cost", "packages"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
@@ -76,6 +81,88 @@ absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine, const 
   return std::shared_ptr<Machine>(std::make_shared<T>(*std::move(machine)));
 }
 
+// node=A1x...xAl or node=hwloc:FILE, node-distances=, hop-cost=, packages=: the
+// inside of every node (NodeInterior). cores=, when given, must be its PEs.
+absl::Status SetNodeInterior(const std::string& kind,
+                             const absl::flat_hash_map<std::string, std::string>& options,
+                             const std::string& spec, Machine& machine) {
+  auto node = options.find("node");
+  if (node == options.end()) {
+    for (const char* key : {"node-distances", "hop-cost", "packages"}) {
+      if (options.contains(key)) {
+        return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", key,
+                                                       "= needs node= (the levels inside a node)"));
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (kind == "hierarchy") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec,
+        "': node= does not apply to hierarchy (its levels are the PEs; add a level instead)"));
+  }
+  std::optional<std::vector<int32_t>> distances;
+  if (auto it = options.find("node-distances"); it != options.end()) {
+    absl::StatusOr<std::vector<int32_t>> d = ParseList(it->second, ',', "a node distance", spec);
+    if (!d.ok()) return d.status();
+    distances = *std::move(d);
+  }
+  int32_t hop_cost = 0;
+  if (auto it = options.find("hop-cost"); it != options.end()) {
+    absl::StatusOr<int32_t> h = ParsePositive(it->second, "hop-cost=", spec);
+    if (!h.ok()) return h.status();
+    hop_cost = *h;
+  }
+  absl::StatusOr<NodeInterior> interior = absl::UnknownError("");
+  if (absl::StartsWith(node->second, "hwloc:")) {
+    if (options.contains("packages")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine spec '", spec, "': packages= does not apply to node=hwloc: (the file says)"));
+    }
+    interior = ReadHwlocNodeInterior(node->second.substr(6), distances, hop_cost);
+  } else {
+    absl::StatusOr<std::vector<int32_t>> arities =
+        ParseList(node->second, 'x', "a node level", spec);
+    if (!arities.ok()) return arities.status();
+    if (!distances) {
+      // 1, 10, 100, ...: the literature's usual costs, lowest level first.
+      distances.emplace();
+      int32_t d = 1;
+      for (size_t i = 0; i < arities->size();
+           ++i, d = std::min(d * 10, NodeInterior::kMaxDistance)) {
+        distances->push_back(d);
+      }
+    }
+    int32_t pes_per_package = 0;
+    if (auto it = options.find("packages"); it != options.end()) {
+      absl::StatusOr<int32_t> packages = ParsePositive(it->second, "packages=", spec);
+      if (!packages.ok()) return packages.status();
+      int64_t pes = 1;
+      for (int32_t a : *arities) pes *= a;
+      if (pes % *packages != 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("machine spec '", spec, "': packages=", *packages, " does not divide the ",
+                         pes, " PEs of node=", node->second));
+      }
+      pes_per_package = static_cast<int32_t>(pes / *packages);
+    }
+    interior = NodeInterior::Create(*std::move(arities), *std::move(distances), hop_cost, {}, "",
+                                    pes_per_package);
+  }
+  if (!interior.ok()) {
+    return absl::Status(interior.status().code(),
+                        absl::StrCat("machine spec '", spec, "': ", interior.status().message()));
+  }
+  if (auto it = options.find("cores");
+      it != options.end() && machine.cores_per_node() != interior->num_pes()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec, "': cores=", machine.cores_per_node(), " but node=", node->second,
+        " has ", interior->num_pes(), " PEs (leave cores= out: node= sets it)"));
+  }
+  machine.set_node_interior(std::make_shared<const NodeInterior>(*std::move(interior)));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec) {
@@ -90,8 +177,22 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     return ParseMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
   }
   // Options come last; later ones win. File names may contain ':', so peel only
-  // known keys off the end.
+  // known keys off the end. node=hwloc:FILE holds a file name too: it runs to the
+  // next known option or the end.
   absl::flat_hash_map<std::string, std::string> options;
+  if (const size_t at = rest.find("node=hwloc:"); at != std::string::npos) {
+    size_t end = rest.size();
+    for (size_t colon_at = rest.find(':', at + 11); colon_at != std::string::npos;
+         colon_at = rest.find(':', colon_at + 1)) {
+      const size_t eq = rest.find('=', colon_at);
+      if (eq != std::string::npos && IsOptionKey(rest.substr(colon_at + 1, eq - colon_at - 1))) {
+        end = colon_at;
+        break;
+      }
+    }
+    options["node"] = rest.substr(at + 5, end - at - 5);
+    rest = rest.substr(0, at > 0 ? at - 1 : 0) + rest.substr(end);
+  }
   std::vector<std::pair<std::string, std::string>> peeled;
   while (true) {
     const size_t last = rest.rfind(':');
@@ -102,7 +203,10 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     rest = last == std::string::npos ? "" : rest.substr(0, last);
     if (last == std::string::npos) break;
   }
-  for (auto it = peeled.rbegin(); it != peeled.rend(); ++it) options[it->first] = it->second;
+  for (auto it = peeled.rbegin(); it != peeled.rend(); ++it) {
+    if (it->first == "node" && options.contains("node")) continue;  // node=hwloc: wins
+    options[it->first] = it->second;
+  }
   const bool file_kind = kind == "slurm" || kind == "graph" || kind == "matrix";
   if (!file_kind && rest.find(':') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -228,6 +332,7 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     if (!cores.ok()) return cores.status();
     (*machine)->set_cores_per_node(*cores);
   }
+  if (absl::Status s = SetNodeInterior(kind, options, spec, **machine); !s.ok()) return s;
   if (kind == "matrix" &&
       (options.contains("link-bandwidth") || options.contains("link-latency"))) {
     return absl::InvalidArgumentError(

@@ -14,11 +14,13 @@ struct FormatEntry {
   const char* name;
 };
 
-constexpr std::array<FormatEntry, 8> kFormats = {{
+constexpr std::array<FormatEntry, 10> kFormats = {{
     {MappingFormat::kJson, "json"},
     {MappingFormat::kPerm, "perm"},
     {MappingFormat::kRankfile, "rankfile"},
+    {MappingFormat::kRankNodeCore, "rank-node-core"},
     {MappingFormat::kHostfile, "hostfile"},
+    {MappingFormat::kMapCpu, "map-cpu"},
     {MappingFormat::kHydra, "hydra"},
     {MappingFormat::kMpichRankOrder, "mpich-rank-order"},
     {MappingFormat::kBgMapfile, "bg-mapfile"},
@@ -52,7 +54,8 @@ absl::StatusOr<std::vector<std::string>> PositionNames(const Allocation& allocat
   for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
     names[p] = allocation.machine().NodeName(allocation.node_at(p));
     if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile ||
-        format == MappingFormat::kHydra) {
+        format == MappingFormat::kHydra || format == MappingFormat::kRankNodeCore ||
+        format == MappingFormat::kMapCpu) {
       if (absl::Status s = CheckPlainName(allocation, allocation.node_at(p), names[p], format);
           !s.ok()) {
         return s;
@@ -176,6 +179,35 @@ std::string HydraMachinefile(const Allocation& allocation, std::span<const SlotI
   return out;
 }
 
+std::string MapCpuLists(const Allocation& allocation, std::span<const SlotId> slot_of_task,
+                        const std::vector<std::string>& names) {
+  std::vector<std::vector<int32_t>> cores_of(allocation.num_nodes());
+  for (SlotId slot : slot_of_task) {
+    cores_of[allocation.PositionOfSlot(slot)].push_back(allocation.CoreOfSlot(slot));
+  }
+  // Tasks are visited in rank order, so each list is in srun's local task order.
+  std::vector<int32_t> shared;
+  bool fits = true;
+  for (const std::vector<int32_t>& cores : cores_of) {
+    for (size_t i = 0; i < cores.size() && fits; ++i) {
+      if (i == shared.size()) shared.push_back(cores[i]);
+      fits = shared[i] == cores[i];
+    }
+  }
+  std::string out = absl::StrCat("# hopmap map_cpu lists, ", slot_of_task.size(),
+                                 " ranks (SLURM_HOSTFILE from --format hostfile, "
+                                 "srun --distribution=arbitrary): ");
+  absl::StrAppend(&out, fits ? absl::StrCat("srun --cpu-bind=map_cpu:", absl::StrJoin(shared, ","),
+                                            " fits every node\n")
+                             : "no one list fits every node (srun takes one list for all "
+                               "of them)\n");
+  for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
+    if (cores_of[p].empty()) continue;
+    absl::StrAppend(&out, names[p], " map_cpu:", absl::StrJoin(cores_of[p], ","), "\n");
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name) {
@@ -232,6 +264,8 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
   if (!names.ok()) return names.status();
 
   if (format == MappingFormat::kHydra) return HydraMachinefile(allocation, slot_of_task, *names);
+  if (format == MappingFormat::kMapCpu) return MapCpuLists(allocation, slot_of_task, *names);
+  const NodeInterior* interior = machine.node_interior().get();
 
   std::string out;
   if (format == MappingFormat::kCsv) out = "task,slot,node,hostname,core\n";
@@ -246,7 +280,15 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
         absl::StrAppend(&out, slot, "\n");
         break;
       case MappingFormat::kRankfile:
-        absl::StrAppend(&out, "rank ", t, "=", host, " slot=", core, "\n");
+        if (interior != nullptr) {
+          absl::StrAppend(&out, "rank ", t, "=", host, " slot=", interior->PackageOf(core), ":",
+                          interior->CoreInPackage(core), "\n");
+        } else {
+          absl::StrAppend(&out, "rank ", t, "=", host, " slot=", core, "\n");
+        }
+        break;
+      case MappingFormat::kRankNodeCore:
+        absl::StrAppend(&out, t, " ", host, " ", core, "\n");
         break;
       case MappingFormat::kHostfile:
         absl::StrAppend(&out, host, "\n");
@@ -261,6 +303,7 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
         break;
       case MappingFormat::kJson:
       case MappingFormat::kHydra:
+      case MappingFormat::kMapCpu:
       case MappingFormat::kMpichRankOrder:
         break;  // handled above
     }

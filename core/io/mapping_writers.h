@@ -22,8 +22,16 @@ enum class MappingFormat {
   // Line i: the slot of task i.
   kPerm,
   // Open MPI rankfile (mpirun --rankfile FILE): line i "rank i=HOST slot=CORE",
-  // CORE a logical core index within the node.
+  // CORE a logical core index within the node; with a node interior (node=)
+  // "slot=P:C", package P and core C within it (NodeInterior::PackageOf).
   kRankfile,
+  // Line i: "i HOST CORE", CORE the logical core within the node.
+  kRankNodeCore,
+  // Slurm's --cpu-bind=map_cpu: lists beside the hostfile: a '#' line, then per node
+  // holding tasks (allocation order) "HOST map_cpu:C0,C1,...", the cores of its ranks
+  // in rank order (srun's local task order). srun takes one list for every node: the
+  // comment gives it when one fits all, and says so when none does.
+  kMapCpu,
   // Slurm hostfile for `srun --distribution=arbitrary` with SLURM_HOSTFILE=FILE:
   // line i is the HOST of task i.
   kHostfile,
@@ -54,7 +62,8 @@ enum class MappingFormat {
   kCsv,
 };
 
-// "json", "perm", "rankfile", "hostfile", "hydra", "mpich-rank-order", "bg-mapfile", "csv";
+// "json", "perm", "rankfile", "rank-node-core", "hostfile", "map-cpu", "hydra",
+// "mpich-rank-order", "bg-mapfile", "csv";
 // the error lists them.
 absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name);
 std::string MappingFormatName(MappingFormat format);

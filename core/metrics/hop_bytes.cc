@@ -11,7 +11,12 @@
 namespace hopmap {
 
 absl::Status CheckHopBytesFit(const TaskGraph& graph, const Allocation& allocation) {
-  const int64_t diameter = std::max(allocation.machine().max_hops(), 1);
+  int64_t diameter = std::max(allocation.machine().max_hops(), 1);
+  // With a node interior the full cost weighs a hop by hop_cost (node distances are
+  // below it): the same check covers it.
+  if (const NodeInterior* interior = allocation.machine().node_interior().get()) {
+    diameter = std::max<int64_t>(diameter * interior->hop_cost(), interior->distances().back());
+  }
   if (graph.total_bytes() > std::numeric_limits<HopBytes>::max() / diameter) {
     return absl::InvalidArgumentError(
         absl::StrCat("graph: total bytes ", graph.total_bytes(), " times the machine diameter ",

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/metrics/node_cost.h"
 
 namespace hopmap {
 
@@ -48,12 +49,20 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
   } else if (report.hop_bytes == 0) {
     report.gap = 1.0;
   }
+  std::vector<SlotId> in_order;
   if (baseline.empty()) {
-    std::vector<SlotId> in_order(graph.num_tasks());
+    in_order.resize(graph.num_tasks());
     std::iota(in_order.begin(), in_order.end(), 0);
-    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, in_order);
-  } else {
-    report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
+    baseline = in_order;
+  }
+  report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
+  if (const NodeInterior* interior = allocation.machine().node_interior().get()) {
+    NodeCostReport& n = report.node_cost.emplace();
+    n.hop_cost = interior->hop_cost();
+    n.node_cost = ComputeNodeCost(graph, allocation, report.slot_of_task);
+    n.full_cost = FullCost(allocation, report.hop_bytes, n.node_cost);
+    n.baseline_full_cost = FullCost(allocation, report.baseline_hop_bytes,
+                                    ComputeNodeCost(graph, allocation, baseline));
   }
   report.improvement = report.baseline_hop_bytes > 0
                            ? 1.0 - static_cast<double>(report.hop_bytes) /

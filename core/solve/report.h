@@ -47,6 +47,15 @@ struct LoadBalanceReport {
   double current_max_load = 0;
 };
 
+// With a node interior (machine spec node=...): the costs inside the nodes
+// (docs/formats.md#inside-the-node).
+struct NodeCostReport {
+  int32_t hop_cost = 0;             // the cost of a unit per network hop
+  HopBytes node_cost = 0;           // sum over the edges inside a node of w x node distance
+  HopBytes full_cost = 0;           // hop_cost x hop_bytes + node_cost
+  HopBytes baseline_full_cost = 0;  // the baseline's full cost
+};
+
 // Everything `hopmap map` reports, self-contained (no reference to the
 // allocation), so the daemon can ship it and the client print it the same way.
 struct MappingReport {
@@ -82,6 +91,7 @@ struct MappingReport {
   // Set by balanced solves (SolveBalancedMapping); then baseline_hop_bytes is the
   // current placement's, or a block distribution's without one.
   std::optional<LoadBalanceReport> balance;
+  std::optional<NodeCostReport> node_cost;  // set when the machine has a node interior
 };
 
 }  // namespace hopmap

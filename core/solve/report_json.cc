@@ -69,6 +69,14 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
   j["gap"] = report.gap.has_value() ? Json(*report.gap) : Json(nullptr);
   j["baseline_hop_bytes"] = report.baseline_hop_bytes;
   j["improvement"] = report.improvement;
+  if (report.node_cost.has_value()) {
+    j["node_cost"] = {{"hop_cost", report.node_cost->hop_cost},
+                      {"node_cost", report.node_cost->node_cost},
+                      {"full_cost", report.node_cost->full_cost},
+                      {"baseline_full_cost", report.node_cost->baseline_full_cost}};
+  } else {
+    j["node_cost"] = nullptr;
+  }
   j["max_dilation"] = report.max_dilation;
   j["routing"] = RoutingName(report.routing);
   if (report.link_loads.available()) {

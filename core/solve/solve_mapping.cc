@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "core/mappers/inside_nodes.h"
 #include "core/mappers/portfolio/portfolio.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/solve/measure.h"
@@ -65,7 +66,10 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
       return;
     }
     MappingReport report;
-    report.slot_of_task = std::move(out->slot_of_task);
+    // The mapper chose the nodes; with a node interior the cores inside them follow.
+    report.slot_of_task = allocation.machine().node_interior() != nullptr
+                              ? PlaceInsideNodes(graph, allocation, out->slot_of_task)
+                              : std::move(out->slot_of_task);
     MeasureMapping(graph, allocation, options.routing, report, out->lower_bound);
     report.solve_seconds = seconds;
     report.time_limit_seconds = sized.time_limit_seconds;

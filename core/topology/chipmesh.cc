@@ -56,7 +56,7 @@ std::string ChipMeshMachine::Spec() const {
   std::string spec = absl::StrCat("chipmesh:", x_, "x", y_);
   if (nodes_per_chip_ != kDefaultNodesPerChip) absl::StrAppend(&spec, ":nodes=", nodes_per_chip_);
   if (table_ != kDefaultHopTable) absl::StrAppend(&spec, ":hops=", absl::StrJoin(table_, ","));
-  absl::StrAppend(&spec, ":cores=", cores_per_node(), LinkSpecOptions());
+  absl::StrAppend(&spec, ":cores=", cores_per_node(), SharedSpecOptions());
   return spec;
 }
 

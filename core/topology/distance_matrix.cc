@@ -82,7 +82,9 @@ absl::StatusOr<DistanceMatrixMachine> DistanceMatrixMachine::Create(
 }
 
 std::string DistanceMatrixMachine::Spec() const {
-  return source_.empty() ? absl::StrCat("matrix:", n_) : absl::StrCat("matrix:", source_);
+  return absl::StrCat(
+      source_.empty() ? absl::StrCat("matrix:", n_) : absl::StrCat("matrix:", source_),
+      SharedSpecOptions());
 }
 
 }  // namespace hopmap

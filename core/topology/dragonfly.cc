@@ -42,7 +42,7 @@ absl::StatusOr<DragonflyMachine> DragonflyMachine::Create(int32_t groups, int32_
 
 std::string DragonflyMachine::Spec() const {
   return absl::StrCat("dragonfly:", groups_, ",", routers_, ",", nodes_per_router_,
-                      ":cores=", cores_per_node(), LinkSpecOptions());
+                      ":cores=", cores_per_node(), SharedSpecOptions());
 }
 
 void DragonflyMachine::Coordinates(NodeId node, std::span<int32_t> out) const {

@@ -57,7 +57,7 @@ absl::StatusOr<FatTreeMachine> FatTreeMachine::Create(std::vector<int32_t> ariti
 
 std::string FatTreeMachine::Spec() const {
   return absl::StrCat("fattree:", absl::StrJoin(arities_, "x"), ":cores=", cores_per_node(),
-                      LinkSpecOptions());
+                      SharedSpecOptions());
 }
 
 std::vector<std::string> FatTreeMachine::dim_names() const {

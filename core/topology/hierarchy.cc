@@ -54,7 +54,7 @@ absl::StatusOr<HierarchyMachine> HierarchyMachine::Create(std::vector<int32_t> a
 
 std::string HierarchyMachine::Spec() const {
   return absl::StrCat("hierarchy:", absl::StrJoin(arities_, "x"),
-                      ":distances=", absl::StrJoin(distances_, ","), LinkSpecOptions());
+                      ":distances=", absl::StrJoin(distances_, ","), SharedSpecOptions());
 }
 
 int32_t HierarchyMachine::Hops(NodeId a, NodeId b) const {

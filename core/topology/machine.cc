@@ -12,7 +12,7 @@ const std::vector<std::string>& Machine::warnings() const {
   return *none;
 }
 
-std::string Machine::LinkSpecOptions() const {
+std::string Machine::SharedSpecOptions() const {
   // The shortest form that reads back as the same double (425e6 is "4.25e+08",
   // 1000 is "1000").
   auto shortest = [](double value) {
@@ -23,6 +23,7 @@ std::string Machine::LinkSpecOptions() const {
   std::string options;
   if (link_bandwidth_) absl::StrAppend(&options, ":link-bandwidth=", shortest(*link_bandwidth_));
   if (link_latency_) absl::StrAppend(&options, ":link-latency=", shortest(*link_latency_));
+  if (node_interior_ != nullptr) absl::StrAppend(&options, node_interior_->SpecOptions());
   return options;
 }
 

@@ -5,6 +5,7 @@
 #define HOPMAP_CORE_TOPOLOGY_MACHINE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "core/topology/node_interior.h"
 #include "core/topology/node_names.h"
 #include "core/types.h"
 
@@ -103,9 +105,20 @@ class Machine {
   [[nodiscard]] std::optional<double> link_latency() const { return link_latency_; }
   void set_link_bandwidth(double bytes_per_second) { link_bandwidth_ = bytes_per_second; }
   void set_link_latency(double seconds) { link_latency_ = seconds; }
-  // ":link-bandwidth=B:link-latency=L" for what is set ("" when neither is): what
-  // every Spec() appends so that the spec gives back the same machine.
-  [[nodiscard]] std::string LinkSpecOptions() const;
+  // The inside of each node (node=..., NodeInterior), or null: a node is cores_per_node()
+  // equal slots. When set, cores_per_node() is its number of PEs.
+  [[nodiscard]] const std::shared_ptr<const NodeInterior>& node_interior() const {
+    return node_interior_;
+  }
+  void set_node_interior(std::shared_ptr<const NodeInterior> interior) {
+    node_interior_ = std::move(interior);
+    if (node_interior_ != nullptr) cores_per_node_ = node_interior_->num_pes();
+  }
+
+  // ":link-bandwidth=B:link-latency=L:node=...:node-distances=...:hop-cost=H" for what
+  // is set ("" when nothing is): what every Spec() appends so that the spec gives back
+  // the same machine.
+  [[nodiscard]] std::string SharedSpecOptions() const;
 
   [[nodiscard]] const NodeNames& node_names() const { return names_; }
   void set_node_names(NodeNames names) { names_ = std::move(names); }
@@ -115,6 +128,7 @@ class Machine {
   int32_t cores_per_node_ = 1;
   std::optional<double> link_bandwidth_;
   std::optional<double> link_latency_;
+  std::shared_ptr<const NodeInterior> node_interior_;
   NodeNames names_;
 };
 

@@ -299,7 +299,7 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
 }
 
 std::string SwitchGraphMachine::Spec() const {
-  return absl::StrCat(source_.empty() ? std::string("graph") : source_, LinkSpecOptions());
+  return absl::StrCat(source_.empty() ? std::string("graph") : source_, SharedSpecOptions());
 }
 
 int32_t SwitchGraphMachine::Hops(NodeId a, NodeId b) const {

@@ -50,7 +50,7 @@ std::string TorusMachine::Spec() const {
     absl::StrAppend(&spec, ":wrap=");
     for (bool w : geometry_.wrap) absl::StrAppend(&spec, w ? "1" : "0");
   }
-  absl::StrAppend(&spec, ":cores=", cores_per_node(), LinkSpecOptions());
+  absl::StrAppend(&spec, ":cores=", cores_per_node(), SharedSpecOptions());
   return spec;
 }
 

@@ -369,6 +369,13 @@ void ReportToProto(const MappingReport& r, v1::MapReply* out) {
     pl->set_bytes(l.bytes);
   }
   if (r.balance.has_value()) BalanceReportToProto(*r.balance, out->mutable_balance());
+  if (r.node_cost.has_value()) {
+    v1::NodeCost* n = out->mutable_node_cost();
+    n->set_hop_cost(r.node_cost->hop_cost);
+    n->set_node_cost(r.node_cost->node_cost);
+    n->set_full_cost(r.node_cost->full_cost);
+    n->set_baseline_full_cost(r.node_cost->baseline_full_cost);
+  }
 }
 
 MappingReport ReportFromProto(const v1::MapReply& p) {
@@ -391,6 +398,10 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   if (p.has_gap()) r.gap = p.gap();
   r.baseline_hop_bytes = p.baseline_hop_bytes();
   r.improvement = p.improvement();
+  if (p.has_node_cost()) {
+    r.node_cost = NodeCostReport{p.node_cost().hop_cost(), p.node_cost().node_cost(),
+                                 p.node_cost().full_cost(), p.node_cost().baseline_full_cost()};
+  }
   r.max_dilation = p.max_dilation();
   r.routing = p.routing() == "adaptive" ? Routing::kAdaptive : Routing::kDimensionOrder;
   if (p.has_link_loads()) {

@@ -4,6 +4,7 @@
 // (LD_PRELOAD) and reorder their topology communicators through a real hopmapd
 // (linked); under Open MPI a recording also goes through `hopmap map --format
 // rankfile` into a second run that is checked to run where the rankfile said.
+#include <hwloc.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -410,6 +411,74 @@ TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
       const auto& [host, core] = wanted[std::stoi(m[1])];
       EXPECT_EQ(m[2], host) << file << ": " << line;
       EXPECT_EQ(m[3], core) << file << ": " << line << " (bound to exactly the rankfile's core)";
+      ++seen;
+    }
+    EXPECT_EQ(seen, 2) << run.out;
+  }
+}
+// This machine's own topology, exported by hwloc (as `lstopo --of xml` would), and
+// the OS indexes of the PUs of each core in hwloc's logical order.
+std::vector<std::string> ExportThisMachine(const std::string& path) {
+  hwloc_topology_t topology = nullptr;
+  EXPECT_EQ(hwloc_topology_init(&topology), 0);
+  EXPECT_EQ(hwloc_topology_load(topology), 0);
+  EXPECT_EQ(hwloc_topology_export_xml(topology, path.c_str(), 0), 0);
+  std::vector<std::string> pus_of_core;
+  const int cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+  for (int c = 0; c < cores; ++c) {
+    hwloc_obj_t core = hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, c);
+    std::vector<std::string> pus;
+    for (int pu = hwloc_bitmap_first(core->cpuset); pu >= 0;
+         pu = hwloc_bitmap_next(core->cpuset, pu)) {
+      pus.push_back(std::to_string(pu));
+    }
+    pus_of_core.push_back(absl::StrJoin(pus, " "));
+  }
+  hwloc_topology_destroy(topology);
+  return pus_of_core;
+}
+
+// node=hwloc: with this machine's own topology: hopmap's rankfile names each rank's
+// package and core (slot=P:C), and mpirun binds each rank to exactly that core's PUs.
+TEST(MpiLoopTest, RankfileFromThisMachinesHwlocTopologyBindsPackageAndCore) {
+  const std::string xml = Temp("this.xml");
+  const std::vector<std::string> pus_of_core = ExportThisMachine(xml);
+  ASSERT_GE(pus_of_core.size(), 2u) << "this test needs a machine with 2 cores";
+  const std::string machine = Temp("this_node.hops");
+  WriteFile(machine, "names: " + Hostname() + "\n0\n");
+  const std::string graph = Temp("pair.edgelist");
+  WriteFile(graph, "0 1 1000\n");
+  const std::string rankfile = Temp("hwloc.rankfile");
+  const RunResult mapped =
+      RunHopmap(absl::StrCat("map --local --graph ", graph, " --machine matrix:", machine,
+                             ":node=hwloc:", xml, " --format rankfile -o ", rankfile));
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  const std::string hand_made = Temp("hwloc_swapped.rankfile");
+  WriteFile(hand_made,
+            absl::StrCat("rank 0=", Hostname(), " slot=0:1\nrank 1=", Hostname(), " slot=0:0\n"));
+  for (const std::string& file : {rankfile, hand_made}) {
+    // rank -> the PUs of its package's core (this machine has one package).
+    std::map<int, std::string> wanted;
+    const std::regex rank_line(R"(^rank (\d+)=(\S+) slot=(\d+):(\d+)$)");
+    std::smatch m;
+    const std::vector<std::string> lines = absl::StrSplit(ReadFile(file), '\n', absl::SkipEmpty());
+    for (const std::string& line : lines) {
+      ASSERT_TRUE(std::regex_match(line, m, rank_line)) << line;
+      EXPECT_EQ(m[2], Hostname());
+      EXPECT_EQ(m[3], "0") << line;
+      const size_t core = std::stoul(m[4]);
+      ASSERT_LT(core, pus_of_core.size()) << line;
+      wanted[std::stoi(m[1])] = pus_of_core[core];
+    }
+    ASSERT_EQ(wanted.size(), 2u) << ReadFile(file);
+    const RunResult run = RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE)));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::regex where(R"(^rank (\d+) host (\S+) cpus (.*)$)");
+    int seen = 0;
+    const std::vector<std::string> where_lines = absl::StrSplit(run.out, '\n', absl::SkipEmpty());
+    for (const std::string& line : where_lines) {
+      if (!std::regex_match(line, m, where)) continue;
+      EXPECT_EQ(m[3], wanted[std::stoi(m[1])]) << file << ": " << line;
       ++seen;
     }
     EXPECT_EQ(seen, 2) << run.out;

@@ -578,11 +578,13 @@ TEST(MachineSpecErrorTest, BadOptionValues) {
 TEST(MachineSpecErrorTest, UnknownOption) {
   EXPECT_EQ(SpecError("torus:4x4:foo=1"),
             "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
-            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
+            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=)");
   // An unknown option before known ones: the known ones are peeled off first.
   EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
             "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
@@ -591,7 +593,8 @@ TEST(MachineSpecErrorTest, UnknownOption) {
 TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
   EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
             "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=)");
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 
@@ -716,6 +719,48 @@ TEST(MachineSpecTest, HierarchySpecsAndTheirErrors) {
               HasSubstr("cores= does not apply to hierarchy"));
   EXPECT_THAT(error("torus:4x4:distances=1,2"),
               HasSubstr("option distances= does not apply to torus"));
+}
+
+}  // namespace
+}  // namespace hopmap
+
+namespace hopmap {
+namespace {
+
+// ------------------------------------------------------------- inside the node
+
+TEST(MachineSpecNodeTest, NodeLevelsOnAnyKindAndTheSpecReadsBack) {
+  std::shared_ptr<Machine> m = MustParse("torus:4x4:node=2x4x8:node-distances=1,5,20");
+  ASSERT_NE(m, nullptr);
+  ASSERT_NE(m->node_interior(), nullptr);
+  EXPECT_EQ(m->cores_per_node(), 64);  // node= sets the cores
+  EXPECT_EQ(m->node_interior()->hop_cost(), 200);
+  EXPECT_EQ(m->Spec(), "torus:4x4:cores=64:node=2x4x8:node-distances=1,5,20:hop-cost=200");
+  EXPECT_EQ(MustParse(m->Spec())->Spec(), m->Spec());
+  // Default distances 1, 10, 100, ...; cores= may repeat the PEs; other kinds too.
+  m = MustParse("fattree:4x4:cores=8:node=2x4:hop-cost=50");
+  EXPECT_EQ(m->Spec(), "fattree:4x4:cores=8:node=2x4:node-distances=1,10:hop-cost=50");
+  m = MustParse("dragonfly:2,2,2:node=4x2:packages=1");
+  EXPECT_EQ(m->node_interior()->num_packages(), 1);
+  EXPECT_EQ(MustParse(m->Spec())->node_interior()->num_packages(), 1);
+}
+
+TEST(MachineSpecNodeTest, NodeLevelErrorsSayWhatIsWrong) {
+  EXPECT_EQ(SpecError("torus:4x4:cores=48:node=2x4x8"),
+            "machine spec 'torus:4x4:cores=48:node=2x4x8': cores=48 but node=2x4x8 has 64 PEs "
+            "(leave cores= out: node= sets it)");
+  EXPECT_EQ(SpecError("torus:4x4:node-distances=1,2"),
+            "machine spec 'torus:4x4:node-distances=1,2': node-distances= needs node= (the "
+            "levels inside a node)");
+  EXPECT_THAT(SpecError("hierarchy:4x4:distances=1,10:node=2x2"),
+              HasSubstr("node= does not apply to hierarchy"));
+  EXPECT_EQ(SpecError("torus:4:node=2x3:node-distances=1"),
+            "machine spec 'torus:4:node=2x3:node-distances=1': node=2x3 has 2 levels but "
+            "node-distances= gives 1 (one per level, the lowest first)");
+  EXPECT_THAT(SpecError("torus:4:node=2x3:packages=4"), HasSubstr("packages=4 does not divide"));
+  EXPECT_THAT(SpecError("torus:4:node=2xq"), HasSubstr("a node level must be a positive integer"));
+  EXPECT_THAT(SpecError("torus:4:node=hwloc:/nonexistent/x.xml", absl::StatusCode::kNotFound),
+              HasSubstr("/nonexistent/x.xml: cannot open"));
 }
 
 }  // namespace

@@ -56,8 +56,8 @@ std::string MustFormat(const Allocation& a, const std::vector<SlotId>& mapping,
 }
 
 TEST(MappingWritersTest, FormatNamesRoundTrip) {
-  for (const char* name :
-       {"json", "perm", "rankfile", "hostfile", "hydra", "mpich-rank-order", "bg-mapfile", "csv"}) {
+  for (const char* name : {"json", "perm", "rankfile", "rank-node-core", "hostfile", "map-cpu",
+                           "hydra", "mpich-rank-order", "bg-mapfile", "csv"}) {
     absl::StatusOr<MappingFormat> f = ParseMappingFormat(name);
     ASSERT_TRUE(f.ok()) << name;
     EXPECT_EQ(MappingFormatName(*f), name);
@@ -67,8 +67,8 @@ TEST(MappingWritersTest, FormatNamesRoundTrip) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(),
-            "unknown mapping format 'xml'; known: json, perm, rankfile, hostfile, hydra, "
-            "mpich-rank-order, bg-mapfile, csv");
+            "unknown mapping format 'xml'; known: json, perm, rankfile, rank-node-core, "
+            "hostfile, map-cpu, hydra, mpich-rank-order, bg-mapfile, csv");
 }
 
 TEST(MappingWritersTest, Perm) {
@@ -82,6 +82,35 @@ TEST(MappingWritersTest, Rankfile) {
             "rank 2=nid00003 slot=1\n"
             "rank 3=nid00002 slot=1\n"
             "rank 4=nid00000 slot=0\n");
+}
+
+TEST(MappingWritersTest, RankNodeCore) {
+  EXPECT_EQ(MustFormat(SmallAllocation(), kMapping, MappingFormat::kRankNodeCore),
+            "0 nid00000 1\n1 nid00002 0\n2 nid00003 1\n3 nid00002 1\n4 nid00000 0\n");
+}
+
+TEST(MappingWritersTest, MapCpuListsBesideTheHostfile) {
+  // nid00002 holds ranks 1 (core 0) and 3 (core 1); nid00000 ranks 0 (core 1) and 4
+  // (core 0): no one list fits both.
+  EXPECT_EQ(MustFormat(SmallAllocation(), kMapping, MappingFormat::kMapCpu),
+            "# hopmap map_cpu lists, 5 ranks (SLURM_HOSTFILE from --format hostfile, srun "
+            "--distribution=arbitrary): no one list fits every node (srun takes one list for "
+            "all of them)\n"
+            "nid00002 map_cpu:0,1\nnid00000 map_cpu:1,0\nnid00003 map_cpu:1\n");
+  EXPECT_EQ(MustFormat(SmallAllocation(), {1, 0, 3, 2}, MappingFormat::kMapCpu),
+            "# hopmap map_cpu lists, 4 ranks (SLURM_HOSTFILE from --format hostfile, srun "
+            "--distribution=arbitrary): srun --cpu-bind=map_cpu:1,0 fits every node\n"
+            "nid00002 map_cpu:1,0\nnid00000 map_cpu:1,0\n");
+}
+
+TEST(MappingWritersTest, RankfileNamesPackageAndCoreInsideANode) {
+  // Two packages of two cores (node=2x2): core 3 is package 1, core 1 in it.
+  auto machine = Torus({2}, 4);
+  absl::StatusOr<NodeInterior> interior = NodeInterior::Create({2, 2}, {1, 10});
+  ASSERT_TRUE(interior.ok()) << interior.status();
+  machine->set_node_interior(std::make_shared<const NodeInterior>(*std::move(interior)));
+  EXPECT_EQ(MustFormat(MustAllocate(machine, {0, 1}, 4), {3, 0, 6}, MappingFormat::kRankfile),
+            "rank 0=nid00000 slot=1:1\nrank 1=nid00000 slot=0:0\nrank 2=nid00001 slot=1:0\n");
 }
 
 TEST(MappingWritersTest, Hostfile) {
