@@ -368,54 +368,89 @@ TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
   EXPECT_THAT(lines[0], HasSubstr("hopmap: MPI_Cart_create: not reordered: cannot reach hopmapd"));
 }
 
-#ifndef HOPMAP_MPICH
-// Run 1 records, hopmap writes a rankfile for this machine, run 2 starts from it and
-// its ranks are on the host and core the rankfile names (Open MPI's rankfile).
-TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
+// The loops from a recording to a launcher's placement to the next run. Each records
+// the 2-rank halo, maps it onto this machine (one node named by its hostname, two
+// cores: a hop matrix), and checks that the next run's ranks are where the file says.
+
+// Run 1: the recording of a 2-rank halo.
+std::string RecordTwoRanks() {
   const std::string record = Temp("loop.edgelist");
   const RunResult recorded =
       RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
                                       " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
-  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
-  // This machine as hopmap sees it: one node named by its hostname, two cores.
+  EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+  return record;
+}
+
+// This machine as hopmap sees it: `matrix:FILE` of one node named by its hostname.
+std::string ThisMachineHops() {
   const std::string machine = Temp("this.hops");
   WriteFile(machine, "names: " + Hostname() + "\n0\n");
+  return machine;
+}
+
+// Every rank of `run` (the `where` program's reports) ran on this host bound to the
+// CPUs `cpus_of_rank` gives. The reports are found where they are: a launcher may
+// forward two processes' lines interleaved ("rank 0 ... cpus 1rank 1 ...").
+void ExpectRanksBoundAsSaid(const RunResult& run, const std::map<int, std::string>& cpus_of_rank,
+                            const std::string& file) {
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::regex where(R"(rank (\d+) host (\S+?) cpus ((?:\d+ )*\d+))");
+  int seen = 0;
+  for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), where);
+       it != std::sregex_iterator(); ++it) {
+    const std::smatch& found = *it;
+    EXPECT_EQ(found[2], Hostname()) << file << ": " << run.out;
+    auto wanted = cpus_of_rank.find(std::stoi(found[1]));
+    ASSERT_NE(wanted, cpus_of_rank.end()) << file << ": " << run.out;
+    EXPECT_EQ(found[3], wanted->second) << file << ": " << run.out << " (bound as the file says)";
+    ++seen;
+  }
+  EXPECT_EQ(seen, static_cast<int>(cpus_of_rank.size())) << run.out;
+}
+
+#ifndef HOPMAP_MPICH
+// Open MPI's loop: a rankfile ("rank R=HOST slot=CORE" or, with node levels, slot=P:C).
+// `pus_of_core`: what each of this machine's cores is bound to (empty: core c is PU c).
+std::map<int, std::string> ReadRankfile(const std::string& file,
+                                        const std::vector<std::string>& pus_of_core = {}) {
+  std::map<int, std::string> cpus_of_rank;
+  const std::regex rank_line(R"(^rank (\d+)=(\S+) slot=(?:(\d+):)?(\d+)$)");
+  std::smatch m;
+  const std::vector<std::string> lines = absl::StrSplit(ReadFile(file), '\n', absl::SkipEmpty());
+  for (const std::string& line : lines) {
+    EXPECT_TRUE(std::regex_match(line, m, rank_line)) << line;
+    if (!m[0].matched) continue;
+    EXPECT_EQ(m[2], Hostname()) << line;
+    if (m[3].matched) {
+      EXPECT_EQ(m[3], "0") << line << " (this machine has one package)";
+    }
+    const size_t core = std::stoul(m[4]);
+    cpus_of_rank[std::stoi(m[1])] = core < pus_of_core.size() ? pus_of_core[core] : m[4].str();
+  }
+  return cpus_of_rank;
+}
+
+// Run 1 records, hopmap writes a rankfile for this machine, run 2 starts from it and
+// its ranks are on the host and core the rankfile names.
+TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
+  const std::string record = RecordTwoRanks();
   const std::string rankfile = Temp("loop.rankfile");
-  const RunResult mapped =
-      RunHopmap(absl::StrCat("map --local --graph ", record, " --machine matrix:", machine,
-                             ":cores=2 --format rankfile -o ", rankfile));
+  const RunResult mapped = RunHopmap(absl::StrCat("map --local --graph ", record,
+                                                  " --machine matrix:", ThisMachineHops(),
+                                                  ":cores=2 --format rankfile -o ", rankfile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
   const std::string hand_made = Temp("swapped.rankfile");
   WriteFile(hand_made,
             absl::StrCat("rank 0=", Hostname(), " slot=1\nrank 1=", Hostname(), " slot=0\n"));
   for (const std::string& file : {rankfile, hand_made}) {
-    // What the rankfile says: rank -> (host, core).
-    std::map<int, std::pair<std::string, std::string>> wanted;
-    const std::regex rank_line(R"(^rank (\d+)=(\S+) slot=(\d+)$)");
-    std::smatch m;
-    const std::vector<std::string> rankfile_lines =
-        absl::StrSplit(ReadFile(file), '\n', absl::SkipEmpty());
-    for (const std::string& copy : rankfile_lines) {
-      ASSERT_TRUE(std::regex_match(copy, m, rank_line)) << copy;
-      wanted[std::stoi(m[1])] = {m[2], m[3]};
-    }
-    ASSERT_EQ(wanted.size(), 2u) << ReadFile(file);
-    const RunResult run = RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE)));
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const std::regex where(R"(^rank (\d+) host (\S+) cpus (.*)$)");
-    int seen = 0;
-    const std::vector<std::string> where_lines = absl::StrSplit(run.out, '\n', absl::SkipEmpty());
-    for (const std::string& line : where_lines) {
-      const std::string& copy = line;
-      if (!std::regex_match(copy, m, where)) continue;
-      const auto& [host, core] = wanted[std::stoi(m[1])];
-      EXPECT_EQ(m[2], host) << file << ": " << line;
-      EXPECT_EQ(m[3], core) << file << ": " << line << " (bound to exactly the rankfile's core)";
-      ++seen;
-    }
-    EXPECT_EQ(seen, 2) << run.out;
+    const std::map<int, std::string> cpus_of_rank = ReadRankfile(file);
+    ASSERT_EQ(cpus_of_rank.size(), 2u) << ReadFile(file);
+    ExpectRanksBoundAsSaid(RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE))),
+                           cpus_of_rank, file);
   }
 }
+
 // This machine's own topology, exported by hwloc (as `lstopo --of xml` would), and
 // the OS indexes of the PUs of each core in hwloc's logical order.
 std::vector<std::string> ExportThisMachine(const std::string& path) {
@@ -444,63 +479,33 @@ TEST(MpiLoopTest, RankfileFromThisMachinesHwlocTopologyBindsPackageAndCore) {
   const std::string xml = Temp("this.xml");
   const std::vector<std::string> pus_of_core = ExportThisMachine(xml);
   ASSERT_GE(pus_of_core.size(), 2u) << "this test needs a machine with 2 cores";
-  const std::string machine = Temp("this_node.hops");
-  WriteFile(machine, "names: " + Hostname() + "\n0\n");
-  const std::string graph = Temp("pair.edgelist");
-  WriteFile(graph, "0 1 1000\n");
+  const std::string record = RecordTwoRanks();
   const std::string rankfile = Temp("hwloc.rankfile");
-  const RunResult mapped =
-      RunHopmap(absl::StrCat("map --local --graph ", graph, " --machine matrix:", machine,
-                             ":node=hwloc:", xml, " --format rankfile -o ", rankfile));
+  const RunResult mapped = RunHopmap(
+      absl::StrCat("map --local --graph ", record, " --machine matrix:", ThisMachineHops(),
+                   ":node=hwloc:", xml, " --format rankfile -o ", rankfile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  EXPECT_THAT(ReadFile(rankfile), HasSubstr(" slot=0:")) << "not a package:core rankfile";
   const std::string hand_made = Temp("hwloc_swapped.rankfile");
   WriteFile(hand_made,
             absl::StrCat("rank 0=", Hostname(), " slot=0:1\nrank 1=", Hostname(), " slot=0:0\n"));
   for (const std::string& file : {rankfile, hand_made}) {
-    // rank -> the PUs of its package's core (this machine has one package).
-    std::map<int, std::string> wanted;
-    const std::regex rank_line(R"(^rank (\d+)=(\S+) slot=(\d+):(\d+)$)");
-    std::smatch m;
-    const std::vector<std::string> lines = absl::StrSplit(ReadFile(file), '\n', absl::SkipEmpty());
-    for (const std::string& line : lines) {
-      ASSERT_TRUE(std::regex_match(line, m, rank_line)) << line;
-      EXPECT_EQ(m[2], Hostname());
-      EXPECT_EQ(m[3], "0") << line;
-      const size_t core = std::stoul(m[4]);
-      ASSERT_LT(core, pus_of_core.size()) << line;
-      wanted[std::stoi(m[1])] = pus_of_core[core];
-    }
-    ASSERT_EQ(wanted.size(), 2u) << ReadFile(file);
-    const RunResult run = RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE)));
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const std::regex where(R"(^rank (\d+) host (\S+) cpus (.*)$)");
-    int seen = 0;
-    const std::vector<std::string> where_lines = absl::StrSplit(run.out, '\n', absl::SkipEmpty());
-    for (const std::string& line : where_lines) {
-      if (!std::regex_match(line, m, where)) continue;
-      EXPECT_EQ(m[3], wanted[std::stoi(m[1])]) << file << ": " << line;
-      ++seen;
-    }
-    EXPECT_EQ(seen, 2) << run.out;
+    const std::map<int, std::string> cpus_of_rank = ReadRankfile(file, pus_of_core);
+    ASSERT_EQ(cpus_of_rank.size(), 2u) << ReadFile(file);
+    ExpectRanksBoundAsSaid(RunShell(Mpirun(2, absl::StrCat("--rankfile ", file, " ", MPI_WHERE))),
+                           cpus_of_rank, file);
   }
 }
 #else
-// MPICH's loop: run 1 records under hydra, hopmap writes a hydra machinefile for this
-// machine (its comment gives the -bind-to list), run 2 starts from it with hydra's own
-// options (-f FILE -bind-to user:LIST), and its ranks are on the host and core the
-// machinefile and the list name.
+// MPICH's loop: hopmap writes a hydra machinefile for this machine (its comment gives
+// the -bind-to list), run 2 starts from it with hydra's own options (-f FILE
+// -bind-to user:LIST), and its ranks are on the host and core they name.
 TEST(MpiLoopTest, RecordThenHydraMachinefileThenRunWhereItSays) {
-  const std::string record = Temp("loop.edgelist");
-  const RunResult recorded =
-      RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
-                                      " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
-  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
-  const std::string machine = Temp("this.hops");
-  WriteFile(machine, "names: " + Hostname() + "\n0\n");
+  const std::string record = RecordTwoRanks();
   const std::string machinefile = Temp("loop.hosts");
-  const RunResult mapped =
-      RunHopmap(absl::StrCat("map --local --graph ", record, " --machine matrix:", machine,
-                             ":cores=2 --format hydra -o ", machinefile));
+  const RunResult mapped = RunHopmap(absl::StrCat("map --local --graph ", record,
+                                                  " --machine matrix:", ThisMachineHops(),
+                                                  ":cores=2 --format hydra -o ", machinefile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
   const std::string hand_made = Temp("swapped.hosts");
   WriteFile(hand_made, absl::StrCat("# hopmap machinefile for MPICH's hydra, 2 ranks: mpiexec -f "
@@ -512,24 +517,12 @@ TEST(MpiLoopTest, RecordThenHydraMachinefileThenRunWhereItSays) {
     std::smatch m;
     const std::regex bind(R"(-bind-to user:(\d+),(\d+) -n 2 PROGRAM\n)");
     ASSERT_TRUE(std::regex_search(text, m, bind)) << text;
-    const std::vector<std::string> cores = {m[1], m[2]};
+    const std::map<int, std::string> cpus_of_rank = {{0, m[1]}, {1, m[2]}};
     EXPECT_THAT(text, HasSubstr(absl::StrCat("\n", Hostname(), ":2\n")));
-    const RunResult run = RunShell(Mpirun(
-        2, absl::StrCat("-f ", file, " -bind-to user:", cores[0], ",", cores[1], " ", MPI_WHERE)));
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    // Hydra may forward two processes' lines interleaved ("rank 0 ... cpus 1rank 1 ..."):
-    // each report is found where it is.
-    const std::regex where(R"(rank (\d+) host (\S+?) cpus ((?:\d+ )*\d+))");
-    int seen = 0;
-    for (auto it = std::sregex_iterator(run.out.begin(), run.out.end(), where);
-         it != std::sregex_iterator(); ++it) {
-      const std::smatch& found = *it;
-      EXPECT_EQ(found[2], Hostname()) << file << ": " << run.out;
-      EXPECT_EQ(found[3], cores[std::stoi(found[1])])
-          << file << ": " << run.out << " (bound to exactly its core)";
-      ++seen;
-    }
-    EXPECT_EQ(seen, 2) << run.out;
+    ExpectRanksBoundAsSaid(
+        RunShell(Mpirun(2, absl::StrCat("-f ", file, " -bind-to user:", cpus_of_rank.at(0), ",",
+                                        cpus_of_rank.at(1), " ", MPI_WHERE))),
+        cpus_of_rank, file);
   }
 }
 #endif  // HOPMAP_MPICH
