@@ -7,6 +7,9 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "core/bisection/bisection.h"
+#include "core/search/stop_condition.h"
+#include "core/topology/hierarchy.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 
@@ -88,15 +91,46 @@ HopBytes LocalCost(const LocalGraph& local, const NodeInterior& interior,
   return cost;
 }
 
-// PEs of one node for its tasks: the affinity order filled in, or the given PEs when
-// they cost less, then improving swaps.
+// The node's tasks recursively bisected onto its levels as a hierarchy machine (the
+// engine of rec-bisect: METIS cuts refined on the hierarchy's distances, top level
+// first); empty when it cannot run (the pattern is then left to the other starts).
+std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const NodeInterior& interior) {
+  TaskGraphBuilder builder(static_cast<TaskId>(local.tasks.size()));
+  for (size_t i = 0; i < local.tasks.size(); ++i) {
+    for (const auto& [j, w] : local.edges[i]) {
+      if (j > static_cast<int32_t>(i) && !builder.AddTraffic(static_cast<TaskId>(i), j, w).ok()) {
+        return {};
+      }
+    }
+  }
+  absl::StatusOr<TaskGraph> sub = std::move(builder).Build();
+  absl::StatusOr<HierarchyMachine> levels =
+      HierarchyMachine::Create(interior.arities(), interior.distances());
+  if (!sub.ok() || !levels.ok()) return {};
+  absl::StatusOr<Allocation> pes =
+      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
+  if (!pes.ok()) return {};
+  const StopCondition never(absl::InfiniteFuture());
+  Bisection cut = RecursiveBisection({.graph = *sub, .allocation = *pes}, {}, never);
+  return std::vector<int32_t>(cut.slot_of_task.begin(), cut.slot_of_task.end());
+}
+
+// PEs of one node for its tasks: the cheapest of the node's levels bisected, the
+// affinity order filled in and the given PEs, then improving swaps.
 std::vector<int32_t> PlaceOneNode(const LocalGraph& local, const NodeInterior& interior,
                                   int32_t cores, std::vector<int32_t> given) {
   const int32_t k = static_cast<int32_t>(local.tasks.size());
   std::vector<int32_t> pe_of(k);
   const std::vector<int32_t> order = AffinityOrder(local);
   for (int32_t i = 0; i < k; ++i) pe_of[order[i]] = i;
-  if (LocalCost(local, interior, given) <= LocalCost(local, interior, pe_of)) {
+  // Ties keep the earlier start: bisected, affinity, given.
+  std::vector<int32_t> bisected =
+      cores == interior.num_pes() ? BisectOntoLevels(local, interior) : std::vector<int32_t>{};
+  if (!bisected.empty() &&
+      LocalCost(local, interior, bisected) <= LocalCost(local, interior, pe_of)) {
+    pe_of = std::move(bisected);
+  }
+  if (LocalCost(local, interior, given) < LocalCost(local, interior, pe_of)) {
     pe_of = std::move(given);
   }
   std::vector<int32_t> task_on(cores, -1);

@@ -1,10 +1,12 @@
 // Placing each node's tasks on its cores (issue 34): with a node interior
 // (NodeInterior), the network cost of a mapping depends only on which node each task
 // is on, and the node cost only on the cores inside each node. So after any mapper
-// has chosen the nodes, each node's tasks are laid out on its PEs on their own: an
-// affinity order (the task most tied to those placed so far next) filled into the
-// PEs in hierarchy order, so tied tasks share the low levels, then pairwise swaps
-// (empty cores included) while one lowers the node cost. Nodes are independent and
+// has chosen the nodes, each node's tasks are laid out on its PEs on their own: the
+// cheapest of three starts (the node's tasks recursively bisected onto its levels as
+// a hierarchy machine, top level first; an affinity order, the task most tied to
+// those placed so far next, filled into the PEs in hierarchy order; the cores the
+// mapper gave), then pairwise swaps (empty cores included) while one lowers the
+// node cost. Nodes are independent and
 // run in parallel; each is sequential with fixed tie-breaks, so the answer does not
 // depend on the threads.
 #ifndef HOPMAP_CORE_MAPPERS_INSIDE_NODES_H_

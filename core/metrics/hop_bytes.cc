@@ -40,25 +40,10 @@ std::vector<int32_t> PositionsOfTasks(const Allocation& allocation,
 
 HopBytes ComputeHopBytesFromPositions(const TaskGraph& graph, const Allocation& allocation,
                                       std::span<const int32_t> position_of_task) {
-  const auto& xadj = graph.xadj();
-  const auto& adjncy = graph.adjncy();
-  const auto& adjwgt = graph.adjwgt();
-  // Integer sums are associative, so any split of the range gives the same total.
-  return tbb::parallel_reduce(
-      tbb::blocked_range<TaskId>(0, graph.num_tasks(), 1024), HopBytes{0},
-      [&](const tbb::blocked_range<TaskId>& r, HopBytes sum) {
-        for (TaskId u = r.begin(); u < r.end(); ++u) {
-          const int32_t pu = position_of_task[u];
-          for (EdgeIndex e = xadj[u]; e < xadj[u + 1]; ++e) {
-            const TaskId v = adjncy[e];
-            if (v < u) continue;  // each edge once
-            const int32_t pv = position_of_task[v];
-            if (pu != pv) sum += adjwgt[e] * allocation.HopsBetweenPositions(pu, pv);
-          }
-        }
-        return sum;
-      },
-      [](HopBytes a, HopBytes b) { return a + b; });
+  return SumOverEdges(graph, [&](TaskId u, TaskId v, Bytes w) -> HopBytes {
+    const int32_t pu = position_of_task[u], pv = position_of_task[v];
+    return pu != pv ? w * allocation.HopsBetweenPositions(pu, pv) : 0;
+  });
 }
 
 HopBytes ComputeHopBytes(const TaskGraph& graph, const Allocation& allocation,

@@ -8,6 +8,8 @@
 #include "absl/status/status.h"
 #include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_reduce.h"
 
 namespace hopmap {
 
@@ -18,6 +20,28 @@ absl::Status CheckHopBytesFit(const TaskGraph& graph, const Allocation& allocati
 // Allocation position of every task (slot / cores), the index the hop matrix uses.
 std::vector<int32_t> PositionsOfTasks(const Allocation& allocation,
                                       std::span<const SlotId> slot_of_task);
+
+// Sum over the graph's edges, each once (u < v), of cost(u, v, w): parallel over
+// tasks on the current TBB arena; integer sums, so the total does not depend on the
+// split.
+template <typename EdgeCost>
+HopBytes SumOverEdges(const TaskGraph& graph, EdgeCost cost) {
+  const auto& xadj = graph.xadj();
+  const auto& adjncy = graph.adjncy();
+  const auto& adjwgt = graph.adjwgt();
+  return tbb::parallel_reduce(
+      tbb::blocked_range<TaskId>(0, graph.num_tasks(), 1024), HopBytes{0},
+      [&](const tbb::blocked_range<TaskId>& r, HopBytes sum) {
+        for (TaskId u = r.begin(); u < r.end(); ++u) {
+          for (EdgeIndex e = xadj[u]; e < xadj[u + 1]; ++e) {
+            const TaskId v = adjncy[e];
+            if (v > u) sum += cost(u, v, adjwgt[e]);
+          }
+        }
+        return sum;
+      },
+      [](HopBytes a, HopBytes b) { return a + b; });
+}
 
 // HB = sum over edges (u,v) of w(u,v) * hops(node(u), node(v)), each edge once.
 // Parallel over tasks on the current TBB arena; exact integer arithmetic, so the
