@@ -16,7 +16,7 @@
 # Usage: bash bench/hierarchy_sharedmap.sh [quick|full]
 #   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16; full: 2^15-2^17
 #          random geometric, 2D 256x256 and 3D 32^3 grids onto 4:16:16, 4:16:64, 4:8:6.
-# Build SharedMap first: bash bench/sharedmap/build.sh (about 10-15 minutes).
+# Build SharedMap first: bash bench/sharedmap/build.sh (about 20 minutes on 2 cores).
 # Environment: BUILD (build), SHAREDMAP (the SharedMap binary; default
 #   ${BUILD_ROOT:-/tmp/sharedmap-build}/SharedMap/build/SharedMap), SM_CONFIG (strong:
 #   fast, eco or strong), SM_THREADS (1: its serial KaFFPa path, the same answer every
@@ -107,7 +107,7 @@ ratios=() time_ratios=()
 for g in "${graphs[@]}"; do
   gen_graph "$g"
   "$HOPMAP" convert "$TMP/$g.edgelist" -o "$TMP/$g.graph" >/dev/null
-  n=$(grep -v '^%' "$TMP/$g.graph" | head -1 | awk '{print $1}')
+  n=$(awk '!/^%/ {print $1; exit}' "$TMP/$g.graph")
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "cannot read the object count of $TMP/$g.graph"
   for h in "${hierarchies[@]}"; do
     IFS='|' read -r arities distances <<<"${HIER[$h]}"

@@ -36,8 +36,10 @@ packages=(
   # The MPI tests' Fortran programs (mpif.h, use mpi, use mpi_f08).
   gfortran
   # hopmap simulate: the SimGrid worker and the SMPI platform library link
-  # libsimgrid (s4u); --mpi and its tests run smpicc and smpirun.
-  libsimgrid-dev simgrid
+  # libsimgrid (s4u); --mpi and its tests run smpicc and smpirun, which Debian 12 ships
+  # in libsimgrid-dev too ("simgrid" is only a name it provides: dpkg never reports
+  # it installed, so listing it would run apt-get on every call).
+  libsimgrid-dev
   # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
   # the documented gRPC reverse proxy; the tests run both on loopback. Their services
   # are not started here.

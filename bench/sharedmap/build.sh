@@ -9,8 +9,8 @@
 # Needs (Debian 12): apt-get install build-essential cmake git libtbb-dev libhwloc-dev
 #   libboost-program-options-dev
 # (or: bash deploy/install-deps.sh libboost-program-options-dev ... for the missing ones).
-# Takes about 10-15 minutes at JOBS=2 on a 2-core machine (mostly Mt-KaHyPar) and about
-# 2 GB of disk under BUILD_ROOT.
+# Took 22 minutes (19.5 min of CPU) at JOBS=2 on a busy 2-core machine, mostly
+# Mt-KaHyPar, and 0.5 GB of disk under BUILD_ROOT.
 #
 # Usage: bash bench/sharedmap/build.sh
 # Environment:
