@@ -89,7 +89,7 @@ echo "== sources (${MIRROR:-from GitHub})"
 checkout HenningWoydt/SharedMap "$SHAREDMAP_REV" "$SM"
 checkout KaHIP/KaHIP "$KAHIP_REV" "$SM/extern/KaHIP"
 checkout kahypar/mt-kahypar "$MTK_REV" "$SM/extern/MtKaHyPar"
-patch -d "$SM/extern/MtKaHyPar" -p1 --quiet <"$HERE/mt-kahypar-v1.5.3-offline.patch"
+patch -d "$SM/extern/MtKaHyPar" -p1 --quiet <"$HERE/mt-kahypar-v1.5.3-cmake-3.25.patch"
 mkdir -p "$SM/extern/local"
 
 echo "== KaHIP v3.19 (the library only, no MPI)"
