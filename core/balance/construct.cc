@@ -171,9 +171,13 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
       .stay = home.empty() ? std::span<const int64_t>() : hints.stay,
       .grid_dims = hints.grid_dims,
   };
+  // The bisection always completes (cancellation still stops it): cut short by the
+  // clock it lays whole sets in split order, and on a busy machine that gave answers
+  // 16 to 150 times worse than a finished one (2^17 objects onto hierarchy 4:8:6 with
+  // 0.3-1 s); the deadline governs the refinement after it.
   std::vector<int32_t> position = BisectByWeight(
       problem, {.anchored_cut = hints.anchored_cut, .slide_grid_cuts = hints.slide_grid_cuts},
-      stop);
+      stop.WithoutDeadline());
   return SpreadOverCores(input, position);
 }
 

@@ -29,6 +29,13 @@ class StopCondition {
     out.deadline_ = std::min(deadline, deadline_);
     return out;
   }
+  // The same cancellation without the deadline: for work whose half-done result is
+  // worse than late (a first placement that the refinement after it needs whole).
+  [[nodiscard]] StopCondition WithoutDeadline() const {
+    StopCondition out = *this;
+    out.deadline_ = absl::InfiniteFuture();
+    return out;
+  }
   // This condition, also stopped by `flag` (a portfolio stopping one candidate).
   // Replaces an earlier Or's flag.
   [[nodiscard]] StopCondition Or(const std::atomic<bool>* flag) const {
