@@ -30,9 +30,6 @@ source bench/scotch_common.sh
 mode=${1:-quick}
 EPS=0.03
 
-# hierarchy name -> "arities (lowest first)|distances"
-declare -A HIER=([4:16:16]="4x16x16|1,10,100" [4:16:64]="4x16x64|1,10,100"
-  [4:8:6]="4x8x6|1,10,100")
 # The tleaf target of arities a1..al (lowest first) and distances d1..dl: levels top
 # first, each level's link value the difference of its distance and the next lower.
 tleaf() {
@@ -48,24 +45,9 @@ tleaf() {
   echo "$out"
 }
 
-gen_graph() { # name -> $TMP/name.edgelist
-  local name=$1 f=$TMP/$1.edgelist
-  [[ -f $f ]] && return
-  case $name in
-    rgg15) "$HOPMAP" gen random-geometric --tasks 32768 --seed 1 -o "$f" ;;
-    rgg16) "$HOPMAP" gen random-geometric --tasks 65536 --seed 1 -o "$f" ;;
-    rgg17) "$HOPMAP" gen random-geometric --tasks 131072 --seed 1 -o "$f" ;;
-    grid2d) "$HOPMAP" gen stencil2d-5 --dims 256x256 -o "$f" ;;
-    grid3d) "$HOPMAP" gen stencil3d-7 --dims 32x32x32 -o "$f" ;;
-    *) die "unknown graph $name" ;;
-  esac
-}
-
-case $mode in
-  quick) graphs=(rgg15 grid3d); hierarchies=(4:16:16) ;;
-  full) graphs=(rgg15 rgg16 rgg17 grid2d grid3d); hierarchies=(4:16:16 4:16:64 4:8:6) ;;
-  *) die "unknown mode '$mode' (quick or full)" ;;
-esac
+# shellcheck source=bench/hierarchy_common.sh
+source bench/hierarchy_common.sh
+select_instances "$mode"
 
 printf '| graph | H | hopmap cost | Scotch cost | cost ratio | hopmap s | Scotch s | time ratio | most per PE <= ceil((1+eps)n/k): hopmap / Scotch |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
@@ -75,29 +57,15 @@ for g in "${graphs[@]}"; do
   "$HOPMAP" convert "$TMP/$g.edgelist" -o "$TMP/$g.grf" >/dev/null
   n=$(head -2 "$TMP/$g.grf" | tail -1 | awk '{print $1}')
   for h in "${hierarchies[@]}"; do
-    IFS='|' read -r arities distances <<<"${HIER[$h]}"
-    machine="hierarchy:$arities:distances=$distances"
-    k=$(echo "$arities" | tr x '*' | bc)
+    set_hierarchy "$h" "$n"
     tleaf "$arities" "$distances" >"$TMP/$h.tgt"
-    limit=()
-    [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
-    # The field's cap for unit loads is ceil((1 + eps) n / k) objects; hopmap's
-    # --imbalance caps at (1 + imbalance) x average without rounding up, so it gets the
-    # imbalance that makes the two caps the same number of objects.
-    cap=$(echo "(1 + $EPS) * $n / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
-    imbalance=$(echo "$cap * $k / $n - 1 + 0.000001" | bc -l)
-    t_hm=$(timed "$HOPMAP" map --local --machine "$machine" --graph "$TMP/$g.edgelist" \
-      --balance --imbalance "$imbalance" "${limit[@]}" -q -o "$TMP/hm.json")
+    t_hm=$(timed hopmap_map "$TMP/$g.edgelist" "$TMP/hm.json")
     t_sc=$(timed scotch_gmap-int64 -b"$EPS" "$TMP/$g.grf" "$TMP/$h.tgt" "$TMP/sc.map")
     # Scotch's "count" then "vertex target" lines -> line i: the PE of object i.
     tail -n +2 "$TMP/sc.map" | sort -n -k1,1 | awk '{print $2}' >"$TMP/sc.perm"
     [[ $(wc -l <"$TMP/sc.perm") -eq $n ]] || die "Scotch's mapping of $g has the wrong size"
-    eval_one() {
-      "$HOPMAP" eval --local --machine "$machine" --graph "$TMP/$g.edgelist" --balance \
-        --imbalance "$imbalance" --mapping "$1" --format json
-    }
-    eval_one "$TMP/hm.json" >"$TMP/hm.eval"
-    eval_one "$TMP/sc.perm" >"$TMP/sc.eval"
+    eval_mapping "$TMP/$g.edgelist" "$TMP/hm.json" >"$TMP/hm.eval"
+    eval_mapping "$TMP/$g.edgelist" "$TMP/sc.perm" >"$TMP/sc.eval"
     c_hm=$(jq -r .hop_bytes "$TMP/hm.eval")
     c_sc=$(jq -r .hop_bytes "$TMP/sc.eval")
     # Scotch's own cost of its mapping (gmtst's CommExpan) must be the same number.
@@ -106,12 +74,8 @@ for g in "${graphs[@]}"; do
     [[ $c_gmtst == "$c_sc" ]] ||
       die "gmtst's cost of Scotch's mapping ($c_gmtst) is not hopmap eval's ($c_sc): the target differs"
     # The field's balance: at most `cap` objects per PE.
-    # (awk, not head: head would close the pipe early, a failure under pipefail.)
-    most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | awk 'NR == 1 {print $1}'; }
-    m_hm=$(most "$TMP/hm.eval")
-    m_sc=$(most "$TMP/sc.eval")
-    b_hm=$([[ $m_hm -le $cap ]] && echo "yes ($m_hm)" || echo "NO ($m_hm > $cap)")
-    b_sc=$([[ $m_sc -le $cap ]] && echo "yes ($m_sc)" || echo "NO ($m_sc > $cap)")
+    b_hm=$(balance_note "$TMP/hm.eval")
+    b_sc=$(balance_note "$TMP/sc.eval")
     ratio=$(echo "scale=4; $c_hm / $c_sc" | bc -l)
     tratio=$(echo "scale=3; $t_hm / $t_sc" | bc -l)
     ratios+=("$ratio")
@@ -120,6 +84,5 @@ for g in "${graphs[@]}"; do
       "$h" "$k" "$c_hm" "$c_sc" "$ratio" "$t_hm" "$t_sc" "$tratio" "$b_hm" "$b_sc"
   done
 done
-geo() { printf '%s\n' "$@" | awk '{s += log($1)} END {printf "%.3f", exp(s / NR)}'; }
 echo
 echo "geometric mean: cost $(geo "${ratios[@]}")x Scotch's, time $(geo "${time_ratios[@]}")x"

@@ -76,28 +76,9 @@ timed() {
   done | median
 }
 
-# hierarchy name -> "arities (lowest first)|distances"
-declare -A HIER=([4:16:16]="4x16x16|1,10,100" [4:16:64]="4x16x64|1,10,100"
-  [4:8:6]="4x8x6|1,10,100")
-
-gen_graph() { # name -> $TMP/name.edgelist (the instances of hierarchy_scotch.sh)
-  local name=$1 f=$TMP/$1.edgelist
-  [[ -f $f ]] && return
-  case $name in
-    rgg15) "$HOPMAP" gen random-geometric --tasks 32768 --seed 1 -o "$f" ;;
-    rgg16) "$HOPMAP" gen random-geometric --tasks 65536 --seed 1 -o "$f" ;;
-    rgg17) "$HOPMAP" gen random-geometric --tasks 131072 --seed 1 -o "$f" ;;
-    grid2d) "$HOPMAP" gen stencil2d-5 --dims 256x256 -o "$f" ;;
-    grid3d) "$HOPMAP" gen stencil3d-7 --dims 32x32x32 -o "$f" ;;
-    *) die "unknown graph $name" ;;
-  esac
-}
-
-case $mode in
-  quick) graphs=(rgg15 grid3d); hierarchies=(4:16:16) ;;
-  full) graphs=(rgg15 rgg16 rgg17 grid2d grid3d); hierarchies=(4:16:16 4:16:64 4:8:6) ;;
-  *) die "unknown mode '$mode' (quick or full)" ;;
-esac
+# shellcheck source=bench/hierarchy_common.sh
+source bench/hierarchy_common.sh
+select_instances "$mode"
 
 echo "SharedMap: -c $SM_CONFIG -t $SM_THREADS -s nb_layer --seed $SM_SEED; hopmap: map --balance, ${TIME_LIMIT:+--time-limit $TIME_LIMIT}${TIME_LIMIT:-default budget}; REPS=$REPS"
 echo
@@ -110,18 +91,8 @@ for g in "${graphs[@]}"; do
   n=$(awk '!/^%/ {print $1; exit}' "$TMP/$g.graph")
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "cannot read the object count of $TMP/$g.graph"
   for h in "${hierarchies[@]}"; do
-    IFS='|' read -r arities distances <<<"${HIER[$h]}"
-    machine="hierarchy:$arities:distances=$distances"
-    k=$(echo "$arities" | tr x '*' | bc)
-    limit=()
-    [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
-    # The field's cap for unit loads is ceil((1 + eps) n / k) objects (SharedMap's Lmax);
-    # hopmap's --imbalance caps at (1 + imbalance) x average without rounding up, so it
-    # gets the imbalance that makes the two caps the same number of objects.
-    cap=$(echo "(1 + $EPS) * $n / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
-    imbalance=$(echo "$cap * $k / $n - 1 + 0.000001" | bc -l)
-    t_hm=$(timed "$HOPMAP" map --local --machine "$machine" --graph "$TMP/$g.edgelist" \
-      --balance --imbalance "$imbalance" "${limit[@]}" -q -o "$TMP/hm.json")
+    set_hierarchy "$h" "$n"
+    t_hm=$(timed hopmap_map "$TMP/$g.edgelist" "$TMP/hm.json")
     t_sm=$(timed "$SHAREDMAP" -g "$TMP/$g.graph" -m "$TMP/sm.map" -h "${h}" \
       -d "${distances//,/:}" -e "$EPS" -c "$SM_CONFIG" -t "$SM_THREADS" -s nb_layer \
       --seed "$SM_SEED")
@@ -133,24 +104,15 @@ for g in "${graphs[@]}"; do
       { if ($1 !~ /^[0-9]+$/ || $1 >= k) bad = 1 }
       END { if (NR != n || bad) exit 1 }' "$TMP/sm.map" ||
       die "SharedMap's mapping of $g onto $h is not $n PE ids below $k"
-    eval_one() {
-      "$HOPMAP" eval --local --machine "$machine" --graph "$TMP/$g.edgelist" --balance \
-        --imbalance "$imbalance" --mapping "$1" --format json
-    }
-    eval_one "$TMP/hm.json" >"$TMP/hm.eval"
-    eval_one "$TMP/sm.map" >"$TMP/sm.eval"
+    eval_mapping "$TMP/$g.edgelist" "$TMP/hm.json" >"$TMP/hm.eval"
+    eval_mapping "$TMP/$g.edgelist" "$TMP/sm.map" >"$TMP/sm.eval"
     c_hm=$(jq -r .hop_bytes "$TMP/hm.eval")
     c_sm=$(jq -r .hop_bytes "$TMP/sm.eval")
     # SharedMap's own cost counts each edge from both ends: twice hopmap eval's.
     [[ $qap == $((2 * c_sm)) ]] ||
       die "SharedMap's Final QAP of $g onto $h ($qap) is not twice hopmap eval's cost ($c_sm): the PE numbering or the graph differs"
-    # At most `cap` objects per PE (awk, not head: head would close the pipe early, a
-    # failure under pipefail).
-    most() { jq -r '.slot_of_task[]' "$1" | sort -n | uniq -c | sort -rn | awk 'NR == 1 {print $1}'; }
-    m_hm=$(most "$TMP/hm.eval")
-    m_sm=$(most "$TMP/sm.eval")
-    b_hm=$([[ $m_hm -le $cap ]] && echo "yes ($m_hm)" || echo "NO ($m_hm > $cap)")
-    b_sm=$([[ $m_sm -le $cap ]] && echo "yes ($m_sm)" || echo "NO ($m_sm > $cap)")
+    b_hm=$(balance_note "$TMP/hm.eval")
+    b_sm=$(balance_note "$TMP/sm.eval")
     ratio=$(echo "scale=4; $c_hm / $c_sm" | bc -l)
     tratio=$(echo "scale=3; $t_hm / $t_sm" | bc -l)
     ratios+=("$ratio")
@@ -159,6 +121,5 @@ for g in "${graphs[@]}"; do
       "$g" "$n" "$h" "$k" "$c_hm" "$c_sm" "$ratio" "$t_hm" "$t_sm" "$tratio" "$b_hm" "$b_sm" "$cap"
   done
 done
-geo() { printf '%s\n' "$@" | awk '{s += log($1)} END {printf "%.3f", exp(s / NR)}'; }
 echo
 echo "geometric mean over ${#ratios[@]} rows: cost $(geo "${ratios[@]}")x SharedMap's, time $(geo "${time_ratios[@]}")x"
