@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <queue>
 #include <tuple>
 #include <utility>
@@ -91,10 +92,22 @@ HopBytes LocalCost(const LocalGraph& local, const NodeInterior& interior,
   return cost;
 }
 
-// The node's tasks recursively bisected onto its levels as a hierarchy machine (the
-// engine of rec-bisect: METIS cuts refined on the hierarchy's distances, top level
-// first); empty when it cannot run (the pattern is then left to the other starts).
-std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const NodeInterior& interior) {
+// The node's levels as a machine whose nodes are the PEs (one for every node), or
+// nothing when they make none (then the bisected start is left out).
+std::optional<Allocation> LevelsAsMachine(const NodeInterior& interior) {
+  absl::StatusOr<HierarchyMachine> levels =
+      HierarchyMachine::Create(interior.arities(), interior.distances());
+  if (!levels.ok()) return std::nullopt;
+  absl::StatusOr<Allocation> pes =
+      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
+  if (!pes.ok()) return std::nullopt;
+  return *std::move(pes);
+}
+
+// The node's tasks recursively bisected onto its levels (the engine of rec-bisect:
+// METIS cuts refined on the hierarchy's distances, top level first); empty when it
+// cannot run.
+std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const Allocation& levels) {
   TaskGraphBuilder builder(static_cast<TaskId>(local.tasks.size()));
   for (size_t i = 0; i < local.tasks.size(); ++i) {
     for (const auto& [j, w] : local.edges[i]) {
@@ -104,35 +117,33 @@ std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const NodeInterio
     }
   }
   absl::StatusOr<TaskGraph> sub = std::move(builder).Build();
-  absl::StatusOr<HierarchyMachine> levels =
-      HierarchyMachine::Create(interior.arities(), interior.distances());
-  if (!sub.ok() || !levels.ok()) return {};
-  absl::StatusOr<Allocation> pes =
-      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
-  if (!pes.ok()) return {};
+  if (!sub.ok()) return {};
   const StopCondition never(absl::InfiniteFuture());
-  Bisection cut = RecursiveBisection({.graph = *sub, .allocation = *pes}, {}, never);
+  Bisection cut = RecursiveBisection({.graph = *sub, .allocation = levels}, {}, never);
   return std::vector<int32_t>(cut.slot_of_task.begin(), cut.slot_of_task.end());
 }
 
-// PEs of one node for its tasks: the cheapest of the node's levels bisected, the
-// affinity order filled in and the given PEs, then improving swaps.
+// PEs of one node for its tasks: the cheapest of the node's levels bisected (with
+// `levels`), the affinity order filled in and the given PEs, then improving swaps.
 std::vector<int32_t> PlaceOneNode(const LocalGraph& local, const NodeInterior& interior,
-                                  int32_t cores, std::vector<int32_t> given) {
+                                  const Allocation* levels, int32_t cores,
+                                  std::vector<int32_t> given) {
   const int32_t k = static_cast<int32_t>(local.tasks.size());
   std::vector<int32_t> pe_of(k);
   const std::vector<int32_t> order = AffinityOrder(local);
   for (int32_t i = 0; i < k; ++i) pe_of[order[i]] = i;
+  HopBytes cost = LocalCost(local, interior, pe_of);
   // Ties keep the earlier start: bisected, affinity, given.
-  std::vector<int32_t> bisected =
-      cores == interior.num_pes() ? BisectOntoLevels(local, interior) : std::vector<int32_t>{};
-  if (!bisected.empty() &&
-      LocalCost(local, interior, bisected) <= LocalCost(local, interior, pe_of)) {
-    pe_of = std::move(bisected);
+  if (levels != nullptr) {
+    std::vector<int32_t> bisected = BisectOntoLevels(local, *levels);
+    if (!bisected.empty()) {
+      if (const HopBytes c = LocalCost(local, interior, bisected); c <= cost) {
+        pe_of = std::move(bisected);
+        cost = c;
+      }
+    }
   }
-  if (LocalCost(local, interior, given) < LocalCost(local, interior, pe_of)) {
-    pe_of = std::move(given);
-  }
+  if (LocalCost(local, interior, given) < cost) pe_of = std::move(given);
   std::vector<int32_t> task_on(cores, -1);
   for (int32_t i = 0; i < k; ++i) task_on[pe_of[i]] = i;
   // Pairwise swaps, first improvement, in PE order; a few passes at most (each
@@ -176,6 +187,9 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
   const NodeInterior* interior = allocation.machine().node_interior().get();
   if (interior == nullptr) return placed;
   const int32_t cores = allocation.cores_per_node();
+  // The bisection needs every PE of the node (an allocation may use fewer cores).
+  const std::optional<Allocation> levels =
+      cores == interior->num_pes() ? LevelsAsMachine(*interior) : std::nullopt;
   std::vector<std::vector<TaskId>> tasks_of(allocation.num_nodes());
   for (size_t t = 0; t < slot_of_task.size(); ++t) {
     tasks_of[allocation.PositionOfSlot(slot_of_task[t])].push_back(static_cast<TaskId>(t));
@@ -187,8 +201,8 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
                         const LocalGraph local = LocalGraphOf(graph, tasks_of[position]);
                         std::vector<int32_t> given;
                         for (TaskId t : local.tasks) given.push_back(slot_of_task[t] % cores);
-                        const std::vector<int32_t> pe_of =
-                            PlaceOneNode(local, *interior, cores, std::move(given));
+                        const std::vector<int32_t> pe_of = PlaceOneNode(
+                            local, *interior, levels ? &*levels : nullptr, cores, std::move(given));
                         for (size_t i = 0; i < local.tasks.size(); ++i) {
                           placed[local.tasks[i]] = position * cores + pe_of[i];
                         }
