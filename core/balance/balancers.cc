@@ -13,6 +13,8 @@
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
 #include "core/balance/multilevel_refine.h"
+#include "core/balance/multisection.h"
+#include "core/search/position_graph.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {
@@ -106,14 +108,28 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
   const std::vector<int32_t> grid = GridOf(in);
-  enum class Start { kBisection, kSecondSeed, kGrid, kGridPlain, kGridSlid, kMetisParts, kBlock };
+  enum class Start {
+    kMultisection,
+    kBisection,
+    kSecondSeed,
+    kGrid,
+    kGridPlain,
+    kGridSlid,
+    kMetisParts,
+    kBlock
+  };
   // On a grid the plane cuts come first: without METIS they are the quickest, and
   // on a short budget for a large grid the starts run last may be cut short.
-  const std::vector<Start> starts =
+  std::vector<Start> starts =
       grid.empty() ? std::vector<Start>{Start::kBisection, Start::kSecondSeed, Start::kMetisParts,
                                         Start::kBlock}
                    : std::vector<Start>{Start::kGridPlain, Start::kGridSlid,   Start::kGrid,
                                         Start::kBisection, Start::kMetisParts, Start::kBlock};
+  // On a hierarchy (every two groups of a level equally far apart) the field's
+  // multisection comes first.
+  if (!HierarchyOfPositions(in.problem.allocation).children.empty()) {
+    starts.insert(starts.begin() + 1, Start::kMultisection);
+  }
   const int runs = static_cast<int>(starts.size());
   std::vector<std::vector<SlotId>> result(runs);
   std::vector<std::tuple<bool, double, int64_t>> rank(runs);
@@ -129,6 +145,9 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     MapperOptions options = in.options;
     std::vector<SlotId> start;
     switch (starts[run]) {
+      case Start::kMultisection:
+        start = MultisectionPlacement(scratch, in.balance.imbalance, options, in.stop);
+        break;
       case Start::kSecondSeed:
         options.seed += 1;
         [[fallthrough]];

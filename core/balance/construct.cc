@@ -50,15 +50,7 @@ bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint
       graph.adjncy().size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
     return false;
   }
-  double max_load = 0;
-  for (TaskId t = 0; t < n; ++t) max_load = std::max(max_load, LoadOf(input, t));
-  // Vertex weights sum to at most 2^30 (idx_t sums must not overflow).
-  const double scale = max_load > 0 ? static_cast<double>(int64_t{1} << 30) / n / max_load : 0;
-  std::vector<idx_t> vwgt(n, 1);
-  if (max_load > 0) {
-    for (TaskId t = 0; t < n; ++t)
-      vwgt[t] = static_cast<idx_t>(std::llround(LoadOf(input, t) * scale));
-  }
+  std::vector<idx_t> vwgt = MetisLoadWeights(input);
   std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
   std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
   std::vector<idx_t> wgt = ScaledMetisEdgeWeights(graph);
@@ -82,6 +74,20 @@ bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint
 }
 
 }  // namespace
+
+std::vector<int32_t> MetisLoadWeights(const BalanceInput& input) {
+  const TaskId n = input.graph.num_tasks();
+  double max_load = 0;
+  for (TaskId t = 0; t < n; ++t) max_load = std::max(max_load, LoadOf(input, t));
+  // Vertex weights sum to at most 2^30 (idx_t sums must not overflow).
+  const double scale = max_load > 0 ? static_cast<double>(int64_t{1} << 30) / n / max_load : 0;
+  std::vector<int32_t> vwgt(n, 1);
+  if (max_load > 0) {
+    for (TaskId t = 0; t < n; ++t)
+      vwgt[t] = static_cast<int32_t>(std::llround(LoadOf(input, t) * scale));
+  }
+  return vwgt;
+}
 
 std::vector<SlotId> SpreadOverCores(const BalanceInput& input,
                                     std::span<const int32_t> position_of_task) {

@@ -47,6 +47,10 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
                                        const MapperOptions& options, const StopCondition& stop,
                                        const BisectionHints& hints = {});
 
+// METIS vertex weights for the objects: their loads scaled so the sum stays within
+// 2^30 (every 1 with no load at all).
+std::vector<int32_t> MetisLoadWeights(const BalanceInput& input);
+
 // Every node's objects (position_of_task[t] = allocation position) spread over
 // its cores: heaviest object first onto the least loaded core (lowest core on
 // ties; Graham's LPT). With input.current_slot, an object that stays on its

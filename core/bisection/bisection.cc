@@ -66,6 +66,8 @@ class Bisector {
             torus_->wrap[static_cast<size_t>(d)] ? 2 * dims[static_cast<size_t>(d)] : 0);
       }
       if (!grid_dims_.empty()) PairGridAxes();
+    } else {
+      hierarchical_ = !HierarchyOfPositions(allocation).children.empty();
     }
   }
 
@@ -204,7 +206,7 @@ class Bisector {
       part.placed = true;
       return;
     }
-    SplitPositions(positions);
+    const size_t half = SplitPositions(positions);
     if (stopped() || stop_.ShouldStop()) {
       // Out of time: the split order still keeps nearby tasks nearby.
       stopped_.store(true, std::memory_order_relaxed);
@@ -229,7 +231,6 @@ class Bisector {
       part.placed = true;
       return;
     }
-    const size_t half = (positions.size() + 1) / 2;
     part.second.assign(positions.begin() + static_cast<std::ptrdiff_t>(half), positions.end());
     positions.resize(half);
     part.first_rep = Representative(positions);
@@ -753,10 +754,13 @@ class Bisector {
     return best;
   }
 
-  // Orders `positions` so that the first ceil(m/2) are one half: geometric on a
-  // torus or mesh, by the farthest pair elsewhere.
-  void SplitPositions(std::vector<int32_t>& positions) const {
+  // Orders `positions` so that the first returned are one half: the first
+  // ceil(m/2), geometric on a torus or mesh, by the farthest pair elsewhere; on a
+  // hierarchy, whole groups of the set's top level (OrderHierarchyForSplit).
+  size_t SplitPositions(std::vector<int32_t>& positions) const {
+    if (hierarchical_) return OrderHierarchyForSplit(allocation_, positions);
     OrderForSplit(allocation_, coords_, torus_ != nullptr ? nd_ : 0, positions);
+    return (positions.size() + 1) / 2;
   }
 
   // Keeps about `first_count` tasks in `tasks` (METIS's target; any count in
@@ -903,6 +907,9 @@ class Bisector {
   std::vector<idx_t> scaled_;
   std::vector<int32_t> local_of_task_;
   const GridGeometry* torus_ = nullptr;  // the machine's grid (torus or mesh), if any
+  // Whether the allocation is a hierarchy (HierarchyOfPositions): halves are then
+  // whole groups.
+  bool hierarchical_ = false;
   int nd_ = 0;
   std::vector<int32_t> coords_;
   std::vector<SlotId> slot_of_task_;

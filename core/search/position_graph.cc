@@ -491,4 +491,96 @@ void OrderForSplit(const Allocation& allocation, std::span<const int32_t> coords
   for (size_t i = 0; i < keyed.size(); ++i) positions[i] = keyed[i].second;
 }
 
+namespace {
+
+// Splits `group` into its children: positions nearer each other than the group's
+// diameter. In a hierarchy every member's farthest is at the diameter, and
+// a member's child holds exactly those nearer than it. False when some member of
+// one child is not at the diameter from another child's first member.
+bool SplitGroup(const Allocation& allocation, PositionGroup& group) {
+  const std::vector<int32_t>& members = group.positions;
+  if (members.size() < 2) return true;
+  int32_t diameter = 0;
+  for (int32_t p : members)
+    diameter = std::max(diameter, allocation.HopsBetweenPositions(members[0], p));
+  std::vector<int32_t> child_of(members.size(), -1);
+  std::vector<size_t> first_of_child;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (child_of[i] >= 0) continue;
+    const int32_t child = static_cast<int32_t>(first_of_child.size());
+    first_of_child.push_back(i);
+    for (size_t j = i; j < members.size(); ++j) {
+      if (child_of[j] < 0 &&
+          (j == i || allocation.HopsBetweenPositions(members[i], members[j]) < diameter)) {
+        child_of[j] = child;
+      }
+    }
+  }
+  group.children.resize(first_of_child.size());
+  for (size_t j = 0; j < members.size(); ++j) {
+    for (size_t c = 0; c < first_of_child.size(); ++c) {
+      if (static_cast<int32_t>(c) != child_of[j] &&
+          allocation.HopsBetweenPositions(members[first_of_child[c]], members[j]) != diameter) {
+        return false;
+      }
+    }
+    group.children[child_of[j]].positions.push_back(members[j]);
+  }
+  group.height = 0;
+  for (PositionGroup& child : group.children) {
+    if (!SplitGroup(allocation, child)) return false;
+    group.height = std::max(group.height, child.height + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+PositionGroup HierarchyOfPositions(const Allocation& allocation) {
+  PositionGroup root;
+  root.positions.resize(allocation.num_nodes());
+  std::iota(root.positions.begin(), root.positions.end(), 0);
+  if (!SplitGroup(allocation, root)) return {};
+  return root;
+}
+
+size_t OrderHierarchyForSplit(const Allocation& allocation, std::span<int32_t> positions) {
+  const size_t half = (positions.size() + 1) / 2;
+  if (positions.size() < 2) return half;
+  int32_t diameter = 0;
+  for (int32_t p : positions)
+    diameter = std::max(diameter, allocation.HopsBetweenPositions(positions[0], p));
+  // Each position's group: the first group whose first member is nearer than the
+  // diameter (on a hierarchy exactly the members of its group are).
+  std::vector<int32_t> firsts;
+  std::vector<std::pair<int32_t, size_t>> keyed;  // (group, index given)
+  keyed.reserve(positions.size());
+  for (size_t i = 0; i < positions.size(); ++i) {
+    int32_t group = -1;
+    for (size_t g = 0; g < firsts.size() && group < 0; ++g) {
+      if (allocation.HopsBetweenPositions(firsts[g], positions[i]) < diameter) {
+        group = static_cast<int32_t>(g);
+      }
+    }
+    if (group < 0) {
+      group = static_cast<int32_t>(firsts.size());
+      firsts.push_back(positions[i]);
+    }
+    keyed.push_back({group, i});
+  }
+  std::sort(keyed.begin(), keyed.end());
+  const std::vector<int32_t> given(positions.begin(), positions.end());
+  size_t best = half, best_distance = positions.size();
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    positions[i] = given[keyed[i].second];
+    if (i == 0 || keyed[i].first == keyed[i - 1].first) continue;
+    const size_t distance = i > half ? i - half : half - i;
+    if (distance < best_distance) {
+      best = i;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
 }  // namespace hopmap

@@ -70,6 +70,27 @@ std::vector<int32_t> FlatPositionCoordinates(const Allocation& allocation);
 void OrderForSplit(const Allocation& allocation, std::span<const int32_t> coords, int nd,
                    std::span<int32_t> positions);
 
+// The allocation's positions as a tree of groups in which any two members of
+// different children are equally far apart: the levels of a hierarchy machine
+// (racks, nodes), or of a fat-tree's switches.
+struct PositionGroup {
+  std::vector<int32_t> positions;       // ascending
+  std::vector<PositionGroup> children;  // empty: one position
+  int32_t height = 0;                   // levels below this group (0 for a position)
+};
+
+// The allocation's group tree, or an empty tree (no positions) when the distances are not a
+// hierarchy's: some two members of different children of a group are not at the group's diameter.
+PositionGroup HierarchyOfPositions(const Allocation& allocation);
+
+// On a hierarchy (HierarchyOfPositions): orders `positions` by the group of the
+// set's top level each is in (groups in the order of their first member, members
+// in the order given) and returns where the first half ends: the boundary between
+// two groups nearest to the middle (the lower on ties), so that no group is cut.
+// Halving by count would cut one when the top level has an odd number of them (3
+// racks: 1.5 | 1.5, every edge inside the cut rack then paying the top distance).
+size_t OrderHierarchyForSplit(const Allocation& allocation, std::span<int32_t> positions);
+
 // One node the task being placed talks to: its position and two weights. The cost
 // of a candidate node q is (sum primary * hops(q, position), sum secondary * hops)
 // compared lexicographically, then by q.

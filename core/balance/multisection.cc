@@ -1,0 +1,214 @@
+#include "core/balance/multisection.h"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "core/balance/construct.h"
+#include "core/balance/kway_fm.h"
+#include "core/bisection/metis_adapter.h"
+#include "core/search/position_graph.h"
+#include "core/search/random_stream.h"
+#include "tbb/parallel_for.h"
+
+namespace hopmap {
+namespace {
+
+static_assert(sizeof(idx_t) == sizeof(int32_t), "hopmap passes METIS 32-bit indices");
+
+// What the multisection shares while it cuts the groups.
+struct Shared {
+  const BalanceInput& input;
+  std::span<const int32_t> vertex_weight;  // MetisLoadWeights
+  std::span<const int32_t> edge_weight;    // ScaledMetisEdgeWeights, adjncy order
+  std::span<const double> position_share;  // each position's capacity, in load
+  double imbalance;
+  uint64_t seed;
+  const StopCondition& stop;
+  // Scratch: an object's index in the group being cut. Groups cut at the same time
+  // write only their own objects; a reader checks the entry points back at the
+  // neighbour (objects[local] == u) before trusting it, so another group's entry,
+  // written concurrently, is never used (atomics: such reads are not races).
+  std::vector<std::atomic<int32_t>>& local_of_task;
+  std::vector<int32_t>& position_of_task;  // the answer
+};
+
+double ShareOf(const Shared& shared, const PositionGroup& group) {
+  double share = 0;
+  for (int32_t p : group.positions) share += shared.position_share[p];
+  return share;
+}
+
+constexpr idx_t kMetisCuts = 4;
+
+// The graph the objects induce, in METIS's arrays.
+struct LocalGraph {
+  std::vector<idx_t> xadj, adjncy, adjwgt, vwgt;
+  [[nodiscard]] CsrGraph csr() const { return {xadj, adjncy, adjwgt, vwgt}; }
+};
+
+LocalGraph InducedGraph(const Shared& shared, std::span<const TaskId> objects) {
+  const TaskGraph& graph = shared.input.graph;
+  const idx_t n = static_cast<idx_t>(objects.size());
+  for (idx_t i = 0; i < n; ++i)
+    shared.local_of_task[objects[i]].store(i, std::memory_order_relaxed);
+  LocalGraph local;
+  local.xadj.assign(n + 1, 0);
+  local.vwgt.resize(n);
+  const auto& graph_xadj = graph.xadj();
+  const auto& graph_adjncy = graph.adjncy();
+  for (idx_t i = 0; i < n; ++i) {
+    const TaskId t = objects[i];
+    local.vwgt[i] = shared.vertex_weight[t];
+    for (int64_t e = graph_xadj[t]; e < graph_xadj[t + 1]; ++e) {
+      const TaskId u = graph_adjncy[e];
+      const int32_t at = shared.local_of_task[u].load(std::memory_order_relaxed);
+      if (u != t && at >= 0 && at < n && objects[at] == u) {
+        local.adjncy.push_back(at);
+        local.adjwgt.push_back(shared.edge_weight[e]);
+      }
+    }
+    local.xadj[i + 1] = static_cast<idx_t>(local.adjncy.size());
+  }
+  return local;
+}
+
+// The graph cut into parts with target fractions `targets` by METIS k-way, then
+// refined by k-way FM (RefineKwayCut); false when METIS cannot (no edge, or it
+// fails).
+bool CutGraph(const LocalGraph& local, std::span<const real_t> targets, double imbalance,
+              uint64_t seed, std::vector<idx_t>& part) {
+  if (local.adjncy.empty()) return false;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
+  options[METIS_OPTION_NUMBERING] = 0;
+  // The best of a few METIS cuts: 3% lower costs on the field's 4:8:6 instances
+  // than one, for under twice the time (bench/README.md).
+  options[METIS_OPTION_NCUTS] = kMetisCuts;
+  idx_t n = static_cast<idx_t>(local.vwgt.size());
+  idx_t ncon = 1, nparts = static_cast<idx_t>(targets.size()), objval = 0;
+  real_t ubvec = static_cast<real_t>(1.0 + imbalance);
+  std::vector<real_t> tpwgts(targets.begin(), targets.end());
+  part.assign(n, 0);
+  int status;
+  {
+    const ScopedMetisRandom private_rand;
+    // METIS's arrays are not const in its interface; it does not write them.
+    status = METIS_PartGraphKway(
+        &n, &ncon, const_cast<idx_t*>(local.xadj.data()), const_cast<idx_t*>(local.adjncy.data()),
+        const_cast<idx_t*>(local.vwgt.data()), nullptr, const_cast<idx_t*>(local.adjwgt.data()),
+        &nparts, tpwgts.data(), &ubvec, options, &objval, part.data());
+  }
+  if (status != METIS_OK) return false;
+  int64_t total = 0;
+  for (idx_t w : local.vwgt) total += w;
+  std::vector<int64_t> max_weight(targets.size());
+  for (size_t c = 0; c < targets.size(); ++c) {
+    max_weight[c] =
+        static_cast<int64_t>(std::floor((1 + imbalance) * targets[c] * static_cast<double>(total)));
+  }
+  RefineKwayCutMultilevel(local.csr(), max_weight, part, seed);
+  return true;
+}
+
+// Without METIS: the objects in the order given cut into runs by the targets.
+void CutInOrder(const Shared& shared, std::span<const TaskId> objects,
+                std::span<const real_t> targets, std::vector<idx_t>& part) {
+  double total = 0;
+  for (TaskId t : objects) total += shared.vertex_weight[t];
+  part.assign(objects.size(), 0);
+  double before = 0, bound = targets.empty() ? 0 : targets[0] * total;
+  idx_t current = 0;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const double mid = before + shared.vertex_weight[objects[i]] / 2.0;
+    while (mid > bound && current + 1 < static_cast<idx_t>(targets.size())) {
+      bound += targets[++current] * total;
+    }
+    part[i] = current;
+    before += shared.vertex_weight[objects[i]];
+  }
+}
+
+void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskId> objects) {
+  if (group.children.empty() || shared.stop.ShouldStop()) {
+    // A position (or, cancelled, the group's positions in turn).
+    for (size_t i = 0; i < objects.size(); ++i)
+      shared.position_of_task[objects[i]] = group.positions[i % group.positions.size()];
+    return;
+  }
+  const size_t k = group.children.size();
+  const double share = ShareOf(shared, group);
+  std::vector<real_t> targets(k);
+  for (size_t c = 0; c < k; ++c) {
+    targets[c] = static_cast<real_t>(share > 0 ? ShareOf(shared, group.children[c]) / share
+                                               : 1.0 / static_cast<double>(k));
+  }
+  // SharedMap's adaptive imbalance: the slack this group has (its capacity against
+  // its load) spread evenly over the levels still to cut.
+  double load = 0;
+  for (TaskId t : objects) load += LoadOf(shared.input, t);
+  const double room = load > 0 ? (1 + shared.imbalance) * share / load : 1 + shared.imbalance;
+  const double imbalance = std::clamp(std::pow(std::max(room, 1.0), 1.0 / group.height) - 1, 0.001,
+                                      BalanceOptions::kMaxImbalance);
+  const uint64_t seed = RandomStream(shared.seed, group.positions[0] * uint64_t{64} +
+                                                      static_cast<uint64_t>(group.height))
+                            .Next();
+  std::vector<idx_t> part;
+  if (!CutGraph(InducedGraph(shared, objects), targets, imbalance, seed, part)) {
+    CutInOrder(shared, objects, targets, part);
+  }
+  std::vector<std::vector<TaskId>> of_child(k);
+  for (size_t i = 0; i < objects.size(); ++i) of_child[part[i]].push_back(objects[i]);
+  objects = {};
+  tbb::parallel_for(size_t{0}, k,
+                    [&](size_t c) { Section(shared, group.children[c], std::move(of_child[c])); });
+}
+
+}  // namespace
+
+std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
+                                          const MapperOptions& options, const StopCondition& stop) {
+  const PositionGroup root = HierarchyOfPositions(input.allocation);
+  if (root.positions.empty()) return {};
+  const TaskGraph& graph = input.graph;
+  const TaskId n = graph.num_tasks();
+  const Allocation& allocation = input.allocation;
+  // Each position's capacity: its cores' share of the average slot load, less
+  // their background load (never below 0).
+  double total = 0;
+  for (TaskId t = 0; t < n; ++t) total += LoadOf(input, t);
+  for (double b : input.background_load) total += b;
+  const double average = total / static_cast<double>(allocation.num_slots());
+  std::vector<double> position_share(allocation.num_nodes(), 0.0);
+  for (SlotId s = 0; s < allocation.num_slots(); ++s) {
+    const double background = input.background_load.empty() ? 0 : input.background_load[s];
+    position_share[allocation.PositionOfSlot(s)] += std::max(0.0, average - background);
+  }
+  const std::vector<int32_t> vertex_weight = MetisLoadWeights(input);
+  const std::vector<int32_t> edge_weight = ScaledMetisEdgeWeights(graph);
+  std::vector<std::atomic<int32_t>> local_of_task(n);
+  for (auto& local : local_of_task) local.store(-1, std::memory_order_relaxed);
+  std::vector<int32_t> position_of_task(n, 0);
+  const StopCondition no_deadline = stop.WithoutDeadline();
+  const Shared shared{.input = input,
+                      .vertex_weight = vertex_weight,
+                      .edge_weight = edge_weight,
+                      .position_share = position_share,
+                      .imbalance = imbalance,
+                      .seed = options.seed,
+                      .stop = no_deadline,
+                      .local_of_task = local_of_task,
+                      .position_of_task = position_of_task};
+  std::vector<TaskId> objects(n);
+  std::iota(objects.begin(), objects.end(), 0);
+  Section(shared, root, std::move(objects));
+  return SpreadOverCores(input, position_of_task);
+}
+
+}  // namespace hopmap
