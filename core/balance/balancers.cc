@@ -127,7 +127,8 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
                                         Start::kBisection, Start::kMetisParts, Start::kBlock};
   // On a hierarchy (every two groups of a level equally far apart) the field's
   // multisection comes first.
-  if (!HierarchyOfPositions(in.problem.allocation).children.empty()) {
+  const bool hierarchical = !HierarchyOfPositions(in.problem.allocation).children.empty();
+  if (hierarchical) {
     starts.insert(starts.begin() + 1, Start::kMultisection);
   }
   const int runs = static_cast<int>(starts.size());
@@ -171,6 +172,20 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
         break;
     }
     BalancedPlacement placement(scratch, free_options, std::move(start));
+    // On a hierarchy every other start's cuts are refined level by level the way
+    // the multisection refines its own, kept when that costs less and loads no
+    // slot more (objects moved in at a level above can crowd a group below).
+    if (hierarchical && starts[run] != Start::kMultisection) {
+      std::vector<SlotId> refined = RefineAlongHierarchy(scratch, placement.slot_of_task(),
+                                                         in.balance.imbalance, options, in.stop);
+      if (!refined.empty()) {
+        BalancedPlacement candidate(scratch, free_options, std::move(refined));
+        if (candidate.objective() < placement.objective() &&
+            candidate.max_slot_load() <= std::max(in.cap.cap, placement.max_slot_load())) {
+          placement = std::move(candidate);
+        }
+      }
+    }
     why[run] = RepairAndRefine(placement, in.cap.cap, in.stop).why_not_balanced;
     rank[run] = Rank(placement, in.cap.cap);
     result[run] = std::move(placement).Release();

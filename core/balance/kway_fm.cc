@@ -30,6 +30,64 @@ class KwayPass {
     for (int32_t v = 0; v < graph.num_vertices(); ++v) weight_[part_[v]] += graph.vwgt[v];
   }
 
+  // Moves vertices out of the parts above their limits, the least loss first, each
+  // into the connected part with room it loses least by joining, or else the part
+  // with the most room; until no part is above or no vertex of one can move.
+  // Returns how much the cut fell (negative: it rose).
+  int64_t Balance() {
+    const int32_t k = static_cast<int32_t>(max_weight_.size());
+    auto over = [&](int32_t p) { return weight_[p] > max_weight_[p]; };
+    bool any_over = false;
+    for (int32_t p = 0; p < k; ++p) any_over = any_over || over(p);
+    if (!any_over) return 0;
+    auto target_of = [&](int32_t v) {
+      Target target = BestMove(v);
+      if (target.part >= 0) return target;
+      int32_t roomiest = -1;
+      for (int32_t p = 0; p < k; ++p) {
+        if (p == part_[v] || weight_[p] + graph_.vwgt[v] > max_weight_[p]) continue;
+        if (roomiest < 0 || max_weight_[p] - weight_[p] > max_weight_[roomiest] - weight_[roomiest])
+          roomiest = p;
+      }
+      if (roomiest < 0) return target;
+      int64_t internal = 0;
+      for (int32_t e = graph_.xadj[v]; e < graph_.xadj[v + 1]; ++e) {
+        if (part_[graph_.adjncy[e]] == part_[v]) internal += graph_.adjwgt[e];
+      }
+      return Target{roomiest, -internal};
+    };
+    auto push = [&](int32_t v) {
+      if (!over(part_[v])) return;
+      const Target target = target_of(v);
+      if (target.part >= 0) queue_.push({target.gain, -v, version_[v]});
+    };
+    for (int32_t v = 0; v < graph_.num_vertices(); ++v) push(v);
+    int64_t cut_change = 0;
+    while (!queue_.empty()) {
+      const auto [gain, negative_v, version] = queue_.top();
+      queue_.pop();
+      const int32_t v = -negative_v;
+      if (version != version_[v] || !over(part_[v])) continue;
+      const Target target = target_of(v);
+      if (target.part < 0) continue;
+      if (target.gain < gain) {
+        queue_.push({target.gain, -v, version_[v]});
+        continue;
+      }
+      weight_[part_[v]] -= graph_.vwgt[v];
+      weight_[target.part] += graph_.vwgt[v];
+      part_[v] = target.part;
+      ++version_[v];
+      cut_change -= target.gain;
+      for (int32_t e = graph_.xadj[v]; e < graph_.xadj[v + 1]; ++e) {
+        const int32_t u = graph_.adjncy[e];
+        ++version_[u];
+        push(u);
+      }
+    }
+    return -cut_change;
+  }
+
   // Returns how much the cut fell (0: the partition is as it was).
   int64_t Run(int64_t patience) {
     for (int32_t v = 0; v < graph_.num_vertices(); ++v) Push(v);
@@ -265,7 +323,7 @@ int64_t RefineKwayCut(const CsrGraph& graph, std::span<const int64_t> max_weight
                       std::span<int32_t> part, const KwayFmOptions& options) {
   const int64_t patience = std::max<int64_t>(
       64, static_cast<int64_t>(options.patience * static_cast<double>(graph.num_vertices())));
-  int64_t total = 0;
+  int64_t total = KwayPass(graph, max_weight, part).Balance();
   for (int32_t pass = 0; pass < options.max_passes; ++pass) {
     const int64_t gained = KwayPass(graph, max_weight, part).Run(patience);
     total += gained;

@@ -30,10 +30,11 @@ struct KwayFmOptions {
 };
 
 // Refines `part` (values in [0, max_weight.size())) in place: a part never goes
-// above its max_weight through a move (one already above only loses vertices).
+// above its max_weight through a move. Parts already above it first give up
+// vertices, the least loss first, to parts with room (the cut may rise there).
 // Deterministic: ties between equal gains go to the lower vertex, then the lower
 // part. Returns how much the cut (sum of the weights of edges between parts, each
-// counted once) fell.
+// counted once) fell (negative when the balancing raised it more than FM won).
 int64_t RefineKwayCut(const CsrGraph& graph, std::span<const int64_t> max_weight,
                       std::span<int32_t> part, const KwayFmOptions& options = {});
 

@@ -36,6 +36,11 @@ struct Shared {
   // written concurrently, is never used (atomics: such reads are not races).
   std::vector<std::atomic<int32_t>>& local_of_task;
   std::vector<int32_t>& position_of_task;  // the answer
+  // RefineAlongHierarchy: each object's position in the placement refined
+  // (empty: cut from scratch), and scratch for each position's child in the group
+  // being cut (groups cut at the same time own disjoint positions).
+  std::span<const int32_t> start_position = {};
+  std::vector<int32_t>* child_of_position = nullptr;
 };
 
 double ShareOf(const Shared& shared, const PositionGroup& group) {
@@ -78,6 +83,19 @@ LocalGraph InducedGraph(const Shared& shared, std::span<const TaskId> objects) {
   return local;
 }
 
+// The limit on each part's vertex weight: (1 + imbalance) x its target share.
+std::vector<int64_t> MaxWeights(const LocalGraph& local, std::span<const real_t> targets,
+                                double imbalance) {
+  int64_t total = 0;
+  for (idx_t w : local.vwgt) total += w;
+  std::vector<int64_t> max_weight(targets.size());
+  for (size_t c = 0; c < targets.size(); ++c) {
+    max_weight[c] =
+        static_cast<int64_t>(std::floor((1 + imbalance) * targets[c] * static_cast<double>(total)));
+  }
+  return max_weight;
+}
+
 // The graph cut into parts with target fractions `targets` by METIS k-way, then
 // refined by k-way FM (RefineKwayCut); false when METIS cannot (no edge, or it
 // fails).
@@ -106,14 +124,7 @@ bool CutGraph(const LocalGraph& local, std::span<const real_t> targets, double i
         &nparts, tpwgts.data(), &ubvec, options, &objval, part.data());
   }
   if (status != METIS_OK) return false;
-  int64_t total = 0;
-  for (idx_t w : local.vwgt) total += w;
-  std::vector<int64_t> max_weight(targets.size());
-  for (size_t c = 0; c < targets.size(); ++c) {
-    max_weight[c] =
-        static_cast<int64_t>(std::floor((1 + imbalance) * targets[c] * static_cast<double>(total)));
-  }
-  RefineKwayCutMultilevel(local.csr(), max_weight, part, seed);
+  RefineKwayCutMultilevel(local.csr(), MaxWeights(local, targets, imbalance), part, seed);
   return true;
 }
 
@@ -132,6 +143,58 @@ void CutInOrder(const Shared& shared, std::span<const TaskId> objects,
     }
     part[i] = current;
     before += shared.vertex_weight[objects[i]];
+  }
+}
+
+// RefineAlongHierarchy's parts: each object in the child holding its position in
+// the start; one placed outside the group (moved in at a level above) joins the
+// child its neighbours in the group mostly are in (the lightest child when none
+// is placed yet); then the k-way FM V-cycles.
+void StartParts(const Shared& shared, const PositionGroup& group, std::span<const TaskId> objects,
+                std::span<const real_t> targets, double imbalance, uint64_t seed,
+                std::vector<idx_t>& part) {
+  std::vector<int32_t>& child_of_position = *shared.child_of_position;
+  for (int32_t p : group.positions) child_of_position[p] = -1;
+  for (size_t c = 0; c < group.children.size(); ++c) {
+    for (int32_t p : group.children[c].positions) child_of_position[p] = static_cast<int32_t>(c);
+  }
+  const LocalGraph local = InducedGraph(shared, objects);
+  const idx_t n = static_cast<idx_t>(objects.size());
+  part.assign(n, -1);
+  std::vector<int64_t> weight(targets.size(), 0);
+  std::vector<idx_t> outside;
+  for (idx_t i = 0; i < n; ++i) {
+    // Another group's entries are being written: read only this group's.
+    const int32_t position = shared.start_position[objects[i]];
+    const int32_t child =
+        std::binary_search(group.positions.begin(), group.positions.end(), position)
+            ? child_of_position[position]
+            : -1;
+    if (child < 0) {
+      outside.push_back(i);
+      continue;
+    }
+    part[i] = child;
+    weight[child] += local.vwgt[i];
+  }
+  std::vector<int64_t> tie(targets.size());
+  for (idx_t i : outside) {
+    std::fill(tie.begin(), tie.end(), 0);
+    for (idx_t e = local.xadj[i]; e < local.xadj[i + 1]; ++e) {
+      if (part[local.adjncy[e]] >= 0) tie[part[local.adjncy[e]]] += local.adjwgt[e];
+    }
+    size_t best = 0;
+    for (size_t c = 1; c < targets.size(); ++c) {
+      const bool stronger = tie[c] > tie[best];
+      const bool lighter =
+          tie[c] == tie[best] && weight[c] * targets[best] < weight[best] * targets[c];
+      if (stronger || lighter) best = c;
+    }
+    part[i] = static_cast<idx_t>(best);
+    weight[best] += local.vwgt[i];
+  }
+  if (!local.adjncy.empty()) {
+    RefineKwayCutMultilevel(local.csr(), MaxWeights(local, targets, imbalance), part, seed);
   }
 }
 
@@ -160,7 +223,9 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
                                                       static_cast<uint64_t>(group.height))
                             .Next();
   std::vector<idx_t> part;
-  if (!CutGraph(InducedGraph(shared, objects), targets, imbalance, seed, part)) {
+  if (!shared.start_position.empty()) {
+    StartParts(shared, group, objects, targets, imbalance, seed, part);
+  } else if (!CutGraph(InducedGraph(shared, objects), targets, imbalance, seed, part)) {
     CutInOrder(shared, objects, targets, part);
   }
   std::vector<std::vector<TaskId>> of_child(k);
@@ -172,8 +237,13 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
 
 }  // namespace
 
-std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
-                                          const MapperOptions& options, const StopCondition& stop) {
+namespace {
+
+// The multisection from the root, from scratch or (start_position) refining a
+// placement; empty when the allocation is not a hierarchy.
+std::vector<SlotId> RunMultisection(const BalanceInput& input, double imbalance,
+                                    const MapperOptions& options, const StopCondition& stop,
+                                    std::span<const int32_t> start_position) {
   const PositionGroup root = HierarchyOfPositions(input.allocation);
   if (root.positions.empty()) return {};
   const TaskGraph& graph = input.graph;
@@ -195,6 +265,7 @@ std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imba
   std::vector<std::atomic<int32_t>> local_of_task(n);
   for (auto& local : local_of_task) local.store(-1, std::memory_order_relaxed);
   std::vector<int32_t> position_of_task(n, 0);
+  std::vector<int32_t> child_of_position(allocation.num_nodes(), -1);
   const StopCondition no_deadline = stop.WithoutDeadline();
   const Shared shared{.input = input,
                       .vertex_weight = vertex_weight,
@@ -204,11 +275,29 @@ std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imba
                       .seed = options.seed,
                       .stop = no_deadline,
                       .local_of_task = local_of_task,
-                      .position_of_task = position_of_task};
+                      .position_of_task = position_of_task,
+                      .start_position = start_position,
+                      .child_of_position = &child_of_position};
   std::vector<TaskId> objects(n);
   std::iota(objects.begin(), objects.end(), 0);
   Section(shared, root, std::move(objects));
   return SpreadOverCores(input, position_of_task);
+}
+
+}  // namespace
+
+std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
+                                          const MapperOptions& options, const StopCondition& stop) {
+  return RunMultisection(input, imbalance, options, stop, {});
+}
+
+std::vector<SlotId> RefineAlongHierarchy(const BalanceInput& input,
+                                         std::span<const SlotId> slot_of_task, double imbalance,
+                                         const MapperOptions& options, const StopCondition& stop) {
+  std::vector<int32_t> position(slot_of_task.size());
+  for (size_t t = 0; t < slot_of_task.size(); ++t)
+    position[t] = input.allocation.PositionOfSlot(slot_of_task[t]);
+  return RunMultisection(input, imbalance, options, stop, position);
 }
 
 }  // namespace hopmap

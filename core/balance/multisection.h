@@ -30,6 +30,16 @@ namespace hopmap {
 std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
                                           const MapperOptions& options, const StopCondition& stop);
 
+// A placement's objects refined along the hierarchy, top level first: at each
+// group, the parts are the children holding the objects' positions (an object
+// moved into the group above joins the child its neighbours mostly are in), and
+// the same k-way FM V-cycles as the multisection's lower the edge cut between the
+// children within the adaptive imbalance; each node's objects are then spread over
+// its cores. Empty when the allocation is not a hierarchy.
+std::vector<SlotId> RefineAlongHierarchy(const BalanceInput& input,
+                                         std::span<const SlotId> slot_of_task, double imbalance,
+                                         const MapperOptions& options, const StopCondition& stop);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_BALANCE_MULTISECTION_H_

@@ -95,17 +95,22 @@ TEST(KwayFmTest, CrossesAPlateauNoSingleMoveImproves) {
   for (int64_t w : PartWeights(part, 2)) EXPECT_LE(w, 136);
 }
 
-// A part over its limit only loses vertices: every vertex starts in part 0.
-TEST(KwayFmTest, APartOverItsLimitOnlyShrinks) {
+// Parts above their limits give up vertices first: every vertex of an 8x8 grid
+// starts in part 0, limits 34 and 34; the balancing leaves both within them.
+TEST(KwayFmTest, PartsAboveTheirLimitsGiveUpVertices) {
   const TaskGraph graph = Generate("stencil2d-5", {8, 8});
   const Arrays arrays(graph);
   std::vector<int32_t> part(64, 0);
   part[63] = 1;
   const std::vector<int64_t> max_weight = {34, 34};
-  RefineKwayCut(arrays.csr(), max_weight, part);
+  const int64_t before = KwayCut(arrays.csr(), part);
+  const int64_t gain = RefineKwayCut(arrays.csr(), max_weight, part);
+  EXPECT_EQ(KwayCut(arrays.csr(), part), before - gain);
   const std::vector<int64_t> weight = PartWeights(part, 2);
+  EXPECT_LE(weight[0], 34);
   EXPECT_LE(weight[1], 34);
-  EXPECT_LE(weight[0], 63);
+  // The straight cut (8) or near it, not a scatter.
+  EXPECT_LE(KwayCut(arrays.csr(), part), 12);
 }
 
 std::shared_ptr<const Machine> Hierarchy(std::vector<int32_t> arities,
@@ -144,6 +149,35 @@ TEST(MultisectionTest, CutsEachLevelIntoItsGroups) {
     alone = MultisectionPlacement(input, 0.03, {}, StopCondition(absl::InfiniteFuture()));
   });
   EXPECT_EQ(alone, slots);
+}
+
+// A block placement (objects in id order, which the random geometric generator
+// does not number by place) refined along the hierarchy costs far less and keeps
+// the cap within a few objects (the solve's repair takes care of the rest).
+TEST(MultisectionTest, RefineAlongHierarchyLowersABlockPlacementsCost) {
+  GeneratorOptions generate;
+  generate.kind = "random-geometric";
+  generate.tasks = 3072;
+  generate.seed = 3;
+  const TaskGraph graph = *GenerateGraph(generate);
+  const Allocation allocation = *Allocation::WholeMachine(Hierarchy({2, 2, 3}, {1, 10, 100}));
+  const BalanceInput input{graph, allocation};
+  const std::vector<SlotId> block = BlockPlacement(input);
+  const StopCondition no_deadline(absl::InfiniteFuture());
+  const std::vector<SlotId> refined = RefineAlongHierarchy(input, block, 0.05, {}, no_deadline);
+  ASSERT_EQ(refined.size(), block.size());
+  const HopBytes before = BruteHopBytes(graph, allocation, block);
+  const HopBytes after = BruteHopBytes(graph, allocation, refined);
+  EXPECT_LT(after, before / 4) << before;
+  std::map<SlotId, int> count;
+  for (SlotId s : refined) ++count[s];
+  for (const auto& [slot, objects] : count) EXPECT_LE(objects, 256 * 1.05 + 1) << slot;
+  // Deterministic, and empty off a hierarchy.
+  EXPECT_EQ(RefineAlongHierarchy(input, block, 0.05, {}, no_deadline), refined);
+  const Allocation torus = WholeTorus({3, 4}, 1);
+  const BalanceInput on_torus{graph, torus};
+  EXPECT_TRUE(
+      RefineAlongHierarchy(on_torus, BlockPlacement(on_torus), 0.05, {}, no_deadline).empty());
 }
 
 TEST(MultisectionTest, EmptyWhereTheMachineIsNotAHierarchy) {
