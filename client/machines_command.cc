@@ -62,9 +62,17 @@ std::string Describe(const std::string& name, const Machine& m) {
       absl::StrAppend(&text, absl::StrFormat("  level %d    %-8s x%-5d distance %d\n", i + 1,
                                              n->names()[i], n->arities()[i], n->distances()[i]));
     }
+    absl::StrAppend(&text,
+                    absl::StrFormat("os cpus      %s (map-cpu binds to these)\n", n->OsCpuList()));
     absl::StrAppend(&text, absl::StrFormat("hop cost     %d per network hop\n", n->hop_cost()));
   }
   return text;
+}
+
+std::vector<int32_t> OsCpusOf(const NodeInterior& n) {
+  std::vector<int32_t> cpus;
+  for (int32_t pe = 0; pe < n.num_pes(); ++pe) cpus.push_back(n.OsCpuOf(pe));
+  return cpus;
 }
 
 // The same fields as the text, by name; `description` only where there is one.
@@ -98,11 +106,9 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
       levels.push_back(
           {{"name", n->names()[i]}, {"arity", n->arities()[i]}, {"distance", n->distances()[i]}});
     }
-    j["node_interior"] = {{"pes", n->num_pes()},
-                          {"packages", n->num_packages()},
-                          {"levels", std::move(levels)},
-                          {"hop_cost", n->hop_cost()},
-                          {"source", n->source()}};
+    j["node_interior"] = {{"pes", n->num_pes()},         {"packages", n->num_packages()},
+                          {"levels", std::move(levels)}, {"hop_cost", n->hop_cost()},
+                          {"os_cpus", OsCpusOf(*n)},     {"source", n->source()}};
   }
   if (!description.empty()) j["description"] = description;
   return j;

@@ -12,6 +12,7 @@
 #include "core/analysis/pattern.h"
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
+#include "core/balance/inside_nodes_balanced.h"
 #include "core/balance/multilevel_refine.h"
 #include "core/balance/multisection.h"
 #include "core/search/position_graph.h"
@@ -210,6 +211,10 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
       out.slot_of_task = std::move(greedy).Release();
     }
   }
+  // With node levels: each node's cores for a low node cost (the placement above
+  // saw only the nodes). Quick next to the solve, so it runs past the deadline.
+  out.slot_of_task = LayOutCoresInsideNodes(scratch, out.slot_of_task, in.cap.cap, in.options,
+                                            in.stop.WithoutDeadline());
   return out;
 }
 

@@ -237,6 +237,12 @@ absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
       NodeInterior::Create(std::move(arities), std::move(level_distances), hop_cost,
                            std::move(names), path, pes_per_package);
   if (!interior.ok()) return fail(std::string(interior.status().message()));
+  // Each PE's CPU as the OS numbers it: its first hardware thread.
+  std::vector<int32_t> os_cpus;
+  for (hwloc_obj_t pe : pes) os_cpus.push_back(hwloc_bitmap_first(pe->cpuset));
+  if (absl::Status set = interior->SetOsCpus(std::move(os_cpus)); !set.ok()) {
+    return fail(std::string(set.message()));
+  }
   return interior;
 }
 

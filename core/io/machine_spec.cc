@@ -28,9 +28,10 @@ constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
     "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
-const char* const kOptionKeys[] = {
-    "cores",        "wrap",      "nodes", "hops",           "prefix",   "width",   "link-bandwidth",
-    "link-latency", "distances", "node",  "node-distances", "hop-cost", "packages"};
+const char* const kOptionKeys[] = {"cores",     "wrap",  "nodes",          "hops",
+                                   "prefix",    "width", "link-bandwidth", "link-latency",
+                                   "distances", "node",  "node-distances", "hop-cost",
+                                   "packages",  "cpus"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
@@ -81,6 +82,26 @@ absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine, const 
   return std::shared_ptr<Machine>(std::make_shared<T>(*std::move(machine)));
 }
 
+// cpus=: numbers and runs A-B, comma-separated ("0-7,16-23"), as Linux lists CPUs.
+absl::StatusOr<std::vector<int32_t>> ParseCpuList(absl::string_view text, const std::string& spec) {
+  std::vector<int32_t> cpus;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    const std::vector<absl::string_view> range = absl::StrSplit(item, absl::MaxSplits('-', 1));
+    int32_t first = 0, last = 0;
+    const bool ok = absl::SimpleAtoi(range[0], &first) && first >= 0 &&
+                    (range.size() == 1 ? (last = first, true)
+                                       : absl::SimpleAtoi(range[1], &last) && last >= first);
+    if (!ok || last - first >= NodeInterior::kMaxPes ||
+        cpus.size() + (last - first + 1) > static_cast<size_t>(NodeInterior::kMaxPes)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': cpus=: '", item,
+                       "' is not a CPU number or a range A-B (A <= B), e.g. cpus=0-7,16-23"));
+    }
+    for (int32_t c = first; c <= last; ++c) cpus.push_back(c);
+  }
+  return cpus;
+}
+
 // node=A1x...xAl or node=hwloc:FILE, node-distances=, hop-cost=, packages=: the
 // inside of every node (NodeInterior). cores=, when given, must be its PEs.
 absl::Status SetNodeInterior(const std::string& kind,
@@ -88,7 +109,7 @@ absl::Status SetNodeInterior(const std::string& kind,
                              const std::string& spec, Machine& machine) {
   auto node = options.find("node");
   if (node == options.end()) {
-    for (const char* key : {"node-distances", "hop-cost", "packages"}) {
+    for (const char* key : {"node-distances", "hop-cost", "packages", "cpus"}) {
       if (options.contains(key)) {
         return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", key,
                                                        "= needs node= (the levels inside a node)"));
@@ -115,9 +136,11 @@ absl::Status SetNodeInterior(const std::string& kind,
   }
   absl::StatusOr<NodeInterior> interior = absl::UnknownError("");
   if (absl::StartsWith(node->second, "hwloc:")) {
-    if (options.contains("packages")) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "machine spec '", spec, "': packages= does not apply to node=hwloc: (the file says)"));
+    for (const char* key : {"packages", "cpus"}) {
+      if (options.contains(key)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine spec '", spec, "': ", key, "= does not apply to node=hwloc: (the file says)"));
+      }
     }
     interior = ReadHwlocNodeInterior(node->second.substr(6), distances, hop_cost);
   } else {
@@ -148,6 +171,13 @@ absl::Status SetNodeInterior(const std::string& kind,
     }
     interior = NodeInterior::Create(*std::move(arities), *std::move(distances), hop_cost, {}, "",
                                     pes_per_package);
+  }
+  if (interior.ok()) {
+    if (auto it = options.find("cpus"); it != options.end()) {
+      absl::StatusOr<std::vector<int32_t>> cpus = ParseCpuList(it->second, spec);
+      if (!cpus.ok()) return cpus.status();
+      if (absl::Status set = interior->SetOsCpus(*std::move(cpus)); !set.ok()) interior = set;
+    }
   }
   if (!interior.ok()) {
     return absl::Status(interior.status().code(),

@@ -181,9 +181,13 @@ std::string HydraMachinefile(const Allocation& allocation, std::span<const SlotI
 
 std::string MapCpuLists(const Allocation& allocation, std::span<const SlotId> slot_of_task,
                         const std::vector<std::string>& names) {
+  // Slurm binds to the CPUs as the OS numbers them (the node's cpus=, or hwloc's).
+  const NodeInterior* interior = allocation.machine().node_interior().get();
   std::vector<std::vector<int32_t>> cores_of(allocation.num_nodes());
   for (SlotId slot : slot_of_task) {
-    cores_of[allocation.PositionOfSlot(slot)].push_back(allocation.CoreOfSlot(slot));
+    const int32_t core = allocation.CoreOfSlot(slot);
+    cores_of[allocation.PositionOfSlot(slot)].push_back(
+        interior != nullptr ? interior->OsCpuOf(core) : core);
   }
   // Tasks are visited in rank order, so each list is in srun's local task order.
   std::vector<int32_t> shared;

@@ -92,18 +92,6 @@ HopBytes LocalCost(const LocalGraph& local, const NodeInterior& interior,
   return cost;
 }
 
-// The node's levels as a machine whose nodes are the PEs (one for every node), or
-// nothing when they make none (then the bisected start is left out).
-std::optional<Allocation> LevelsAsMachine(const NodeInterior& interior) {
-  absl::StatusOr<HierarchyMachine> levels =
-      HierarchyMachine::Create(interior.arities(), interior.distances());
-  if (!levels.ok()) return std::nullopt;
-  absl::StatusOr<Allocation> pes =
-      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
-  if (!pes.ok()) return std::nullopt;
-  return *std::move(pes);
-}
-
 // The node's tasks recursively bisected onto its levels (the engine of rec-bisect:
 // METIS cuts refined on the hierarchy's distances, top level first); empty when it
 // cannot run.
@@ -189,7 +177,7 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
   const int32_t cores = allocation.cores_per_node();
   // The bisection needs every PE of the node (an allocation may use fewer cores).
   const std::optional<Allocation> levels =
-      cores == interior->num_pes() ? LevelsAsMachine(*interior) : std::nullopt;
+      cores == interior->num_pes() ? NodeLevelsAsAllocation(*interior) : std::nullopt;
   std::vector<std::vector<TaskId>> tasks_of(allocation.num_nodes());
   for (size_t t = 0; t < slot_of_task.size(); ++t) {
     tasks_of[allocation.PositionOfSlot(slot_of_task[t])].push_back(static_cast<TaskId>(t));
@@ -209,6 +197,16 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
                       }
                     });
   return placed;
+}
+
+std::optional<Allocation> NodeLevelsAsAllocation(const NodeInterior& interior) {
+  absl::StatusOr<HierarchyMachine> levels =
+      HierarchyMachine::Create(interior.arities(), interior.distances());
+  if (!levels.ok()) return std::nullopt;
+  absl::StatusOr<Allocation> pes =
+      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
+  if (!pes.ok()) return std::nullopt;
+  return *std::move(pes);
 }
 
 }  // namespace hopmap

@@ -12,11 +12,13 @@
 #ifndef HOPMAP_CORE_MAPPERS_INSIDE_NODES_H_
 #define HOPMAP_CORE_MAPPERS_INSIDE_NODES_H_
 
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
+#include "core/topology/node_interior.h"
 
 namespace hopmap {
 
@@ -25,6 +27,11 @@ namespace hopmap {
 // Unchanged when the machine has no node interior.
 std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& allocation,
                                      std::span<const SlotId> slot_of_task);
+
+// The node's levels as an allocation whose nodes are the PEs (a hierarchy machine
+// with the levels' arities and distances, every PE allocated), or nothing when they
+// make none.
+std::optional<Allocation> NodeLevelsAsAllocation(const NodeInterior& interior);
 
 }  // namespace hopmap
 

@@ -88,6 +88,42 @@ int32_t NodeInterior::PackageOf(int32_t pe) const { return pe / pes_per_package_
 
 int32_t NodeInterior::CoreInPackage(int32_t pe) const { return pe % pes_per_package_; }
 
+absl::Status NodeInterior::SetOsCpus(std::vector<int32_t> cpus) {
+  if (!cpus.empty() && cpus.size() != static_cast<size_t>(num_pes_)) {
+    return absl::InvalidArgumentError(absl::StrCat("cpus= lists ", cpus.size(),
+                                                   " CPUs for the node's ", num_pes_,
+                                                   " PEs (one per PE, in PE order)"));
+  }
+  std::vector<int32_t> sorted = cpus;
+  std::sort(sorted.begin(), sorted.end());
+  if (!sorted.empty() && sorted.front() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("cpus=: CPU ", sorted.front(), " is negative"));
+  }
+  const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+  if (twice != sorted.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("cpus=: CPU ", *twice, " is given twice"));
+  }
+  bool identity = true;
+  for (size_t i = 0; i < cpus.size() && identity; ++i)
+    identity = cpus[i] == static_cast<int32_t>(i);
+  if (identity) cpus.clear();
+  os_cpus_ = std::move(cpus);
+  return absl::OkStatus();
+}
+
+std::string NodeInterior::OsCpuList() const {
+  // Runs of consecutive numbers as A-B (0-7,16-23): a node of 128 cores stays short.
+  std::string list;
+  for (int32_t i = 0; i < num_pes_;) {
+    int32_t j = i;
+    while (j + 1 < num_pes_ && OsCpuOf(j + 1) == OsCpuOf(j) + 1) ++j;
+    absl::StrAppend(&list, i ? "," : "", OsCpuOf(i));
+    if (j > i) absl::StrAppend(&list, "-", OsCpuOf(j));
+    i = j + 1;
+  }
+  return list;
+}
+
 std::string NodeInterior::SpecOptions() const {
   std::string options =
       absl::StrCat(":node=", absl::StrJoin(arities_, "x"),
@@ -96,6 +132,7 @@ std::string NodeInterior::SpecOptions() const {
   if (pes_per_package_ != default_per_package) {
     absl::StrAppend(&options, ":packages=", num_packages());
   }
+  if (!os_cpus_.empty()) absl::StrAppend(&options, ":cpus=", OsCpuList());
   return options;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace hopmap {
@@ -53,9 +54,21 @@ class NodeInterior {
   [[nodiscard]] int32_t PackageOf(int32_t pe) const;
   [[nodiscard]] int32_t CoreInPackage(int32_t pe) const;
 
+  // The operating system's number of a PE's CPU (its first hardware thread), what
+  // Slurm's --cpu-bind=map_cpu: and taskset take: from hwloc's file, or cpus=; the
+  // PE id itself when neither says.
+  [[nodiscard]] int32_t OsCpuOf(int32_t pe) const { return os_cpus_.empty() ? pe : os_cpus_[pe]; }
+  [[nodiscard]] const std::vector<int32_t>& os_cpus() const { return os_cpus_; }
+  // Every PE's OS CPU number in PE order, runs written A-B ("0-3,8,10,12,14").
+  [[nodiscard]] std::string OsCpuList() const;
+  // Sets the OS CPU numbers, one per PE in PE order (empty: the PE ids). Fails on a
+  // wrong count, a negative number or a number given twice, naming it.
+  absl::Status SetOsCpus(std::vector<int32_t> cpus);
+
   // ":node=A1x...xAl:node-distances=D1,...,Dl:hop-cost=H" (and ":packages=P" when the
-  // packages are not the top level's groups), what a machine spec appends so that it
-  // reads back as the same machine (names and source are not part of it).
+  // packages are not the top level's groups, ":cpus=LIST" when the OS numbers the
+  // CPUs otherwise than the PEs), what a machine spec appends so that it reads back
+  // as the same machine (names and source are not part of it).
   [[nodiscard]] std::string SpecOptions() const;
 
  private:
@@ -66,6 +79,7 @@ class NodeInterior {
   int32_t num_pes_ = 1;
   int32_t pes_per_package_ = 1;
   int32_t hop_cost_ = 0;
+  std::vector<int32_t> os_cpus_;  // empty: PE ids
   std::string source_;
 };
 

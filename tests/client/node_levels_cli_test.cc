@@ -56,10 +56,16 @@ TEST(NodeLevelsCliTest, MachinesListsTheLevels) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("inside node  16 PEs in 2 packages\n"));
   EXPECT_THAT(r.out, HasSubstr("  level 3    level3   x2     distance 20\n"));
+  EXPECT_THAT(r.out, HasSubstr("os cpus      0-15 (map-cpu binds to these)\n"));
   EXPECT_THAT(r.out, HasSubstr("hop cost     200 per network hop\n"));
   auto j = RunHopmap("machines " + kMachine + " --format json");
   ASSERT_EQ(j.exit_code, 0) << j.err;
   EXPECT_EQ(nlohmann::json::parse(j.out)["node_interior"]["levels"].size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(j.out)["node_interior"]["os_cpus"][15], 15);
+  // cpus= numbers them otherwise: the listing and map-cpu follow.
+  auto odd = RunHopmap("machines torus:2:node=2x2:cpus=0,2,1,3");
+  ASSERT_EQ(odd.exit_code, 0) << odd.err;
+  EXPECT_THAT(odd.out, HasSubstr("os cpus      0,2,1,3 (map-cpu binds to these)\n"));
 }
 
 TEST(NodeLevelsCliTest, ABadLevelIsOneLine) {

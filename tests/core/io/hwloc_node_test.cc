@@ -76,6 +76,30 @@ TEST(HwlocNodeTest, ReadsPackagesNumaNodesAndL3GroupsOfCores) {
   std::remove(path.c_str());
 }
 
+// The OS numbers the CPUs its own way (here the packages' cores alternately, as on
+// many two-socket machines): each PE keeps its first PU's number.
+TEST(HwlocNodeTest, KeepsTheOsNumberOfEachCore) {
+  const std::string path = WriteTopology("interleaved.xml", "pack:2 core:2 pu:1(indexes=0,2,1,3)");
+  absl::StatusOr<NodeInterior> n = ReadHwlocNodeInterior(path, std::nullopt, 0);
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(n->os_cpus(), (std::vector<int32_t>{0, 2, 1, 3}));
+  EXPECT_EQ(n->OsCpuOf(1), 2);
+  std::remove(path.c_str());
+  // Two hardware threads per core: a core's number is its first thread's.
+  const std::string smt = WriteTopology("smt.xml", "pack:2 core:2 pu:2");
+  absl::StatusOr<NodeInterior> s = ReadHwlocNodeInterior(smt, std::nullopt, 0);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->os_cpus(), (std::vector<int32_t>{0, 2, 4, 6}));
+  std::remove(smt.c_str());
+  // One thread per core, numbered in order: no list kept (the PE ids are the numbers).
+  const std::string plain = WriteTopology("plain.xml", "pack:2 core:2 pu:1");
+  absl::StatusOr<NodeInterior> p = ReadHwlocNodeInterior(plain, std::nullopt, 0);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->os_cpus().empty());
+  EXPECT_EQ(p->OsCpuOf(3), 3);
+  std::remove(plain.c_str());
+}
+
 TEST(HwlocNodeTest, ALatencyMatrixSetsTheLevelsAboveNuma) {
   // Every remote NUMA node at 21 (local 10): 2.1 x the NUMA level's distance.
   const std::string path = WriteTopology("latency.xml", "pack:2 numa:2 core:4 pu:1", 21);
@@ -144,8 +168,13 @@ TEST(HwlocNodeTest, NodeHwlocInAMachineSpec) {
   EXPECT_EQ((*m)->cores_per_node(), 8);
   EXPECT_EQ((*m)->node_interior()->hop_cost(), 30);
   EXPECT_EQ((*m)->node_interior()->source(), path);
-  // The spec gives the levels themselves (a daemon elsewhere has no such file).
-  EXPECT_EQ((*m)->Spec(), "torus:2x2:cores=8:node=4x2:node-distances=5,10:hop-cost=30");
+  // The spec gives the levels themselves (a daemon elsewhere has no such file), and
+  // the cores' OS numbers (each core's first of its 2 hardware threads).
+  EXPECT_EQ((*m)->Spec(),
+            "torus:2x2:cores=8:node=4x2:node-distances=5,10:hop-cost=30:cpus=0,2,4,6,8,10,12,14");
+  absl::StatusOr<std::shared_ptr<Machine>> again = ParseMachineSpec((*m)->Spec());
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ((*again)->Spec(), (*m)->Spec());
   std::remove(path.c_str());
 }
 

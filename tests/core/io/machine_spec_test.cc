@@ -579,12 +579,12 @@ TEST(MachineSpecErrorTest, UnknownOption) {
   EXPECT_EQ(SpecError("torus:4x4:foo=1"),
             "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
             "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=)");
+            "node=, node-distances=, hop-cost=, packages=, cpus=)");
   // An unknown option before known ones: the known ones are peeled off first.
   EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
             "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
             "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=)");
+            "node=, node-distances=, hop-cost=, packages=, cpus=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
@@ -594,7 +594,7 @@ TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
   EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
             "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
             "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=)");
+            "node=, node-distances=, hop-cost=, packages=, cpus=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 
@@ -761,6 +761,35 @@ TEST(MachineSpecNodeTest, NodeLevelErrorsSayWhatIsWrong) {
   EXPECT_THAT(SpecError("torus:4:node=2xq"), HasSubstr("a node level must be a positive integer"));
   EXPECT_THAT(SpecError("torus:4:node=hwloc:/nonexistent/x.xml", absl::StatusCode::kNotFound),
               HasSubstr("/nonexistent/x.xml: cannot open"));
+}
+
+// cpus=: the OS's number of each PE's CPU; the spec carries it back, in runs.
+TEST(MachineSpecNodeTest, CpusGiveTheOsNumbersAndReadBack) {
+  std::shared_ptr<Machine> m = MustParse("torus:2:node=2x4:cpus=0-3,8,10,12,14");
+  ASSERT_NE(m, nullptr);
+  const NodeInterior& n = *m->node_interior();
+  EXPECT_EQ(n.OsCpuOf(2), 2);
+  EXPECT_EQ(n.OsCpuOf(5), 10);
+  EXPECT_EQ(m->Spec(),
+            "torus:2:cores=8:node=2x4:node-distances=1,10:hop-cost=100:cpus=0-3,8,10,12,14");
+  EXPECT_EQ(MustParse(m->Spec())->node_interior()->os_cpus(), n.os_cpus());
+  // The PE ids themselves are the default and are not written.
+  EXPECT_EQ(MustParse("torus:2:node=2x2:cpus=0-3")->Spec(),
+            "torus:2:cores=4:node=2x2:node-distances=1,10:hop-cost=100");
+}
+
+TEST(MachineSpecNodeTest, CpuErrorsSayWhatIsWrong) {
+  EXPECT_EQ(SpecError("torus:2:node=2x2:cpus=0,1,1,2"),
+            "machine spec 'torus:2:node=2x2:cpus=0,1,1,2': cpus=: CPU 1 is given twice");
+  EXPECT_EQ(SpecError("torus:2:node=2x2:cpus=0-2"),
+            "machine spec 'torus:2:node=2x2:cpus=0-2': cpus= lists 3 CPUs for the node's 4 PEs "
+            "(one per PE, in PE order)");
+  EXPECT_THAT(SpecError("torus:2:node=2x2:cpus=0,x,2,3"),
+              HasSubstr("cpus=: 'x' is not a CPU number or a range A-B"));
+  EXPECT_THAT(SpecError("torus:2:node=2x2:cpus=3-1"), HasSubstr("'3-1' is not a CPU number"));
+  EXPECT_THAT(SpecError("torus:2:cpus=0,1"), HasSubstr("cpus= needs node="));
+  EXPECT_THAT(SpecError("torus:2:node=hwloc:/nonexistent/x.xml:cpus=0,1"),
+              HasSubstr("cpus= does not apply to node=hwloc:"));
 }
 
 }  // namespace

@@ -113,6 +113,19 @@ TEST(MappingWritersTest, RankfileNamesPackageAndCoreInsideANode) {
             "rank 0=nid00000 slot=1:1\nrank 1=nid00000 slot=0:0\nrank 2=nid00001 slot=1:0\n");
 }
 
+// map_cpu binds to the OS's CPU numbers: with cpus=0,2,1,3 core 1 is CPU 2.
+TEST(MappingWritersTest, MapCpuUsesTheOsCpuNumbers) {
+  auto machine = Torus({2}, 4);
+  absl::StatusOr<NodeInterior> interior = NodeInterior::Create({2, 2}, {1, 10});
+  ASSERT_TRUE(interior.ok()) << interior.status();
+  ASSERT_TRUE(interior->SetOsCpus({0, 2, 1, 3}).ok());
+  machine->set_node_interior(std::make_shared<const NodeInterior>(*std::move(interior)));
+  EXPECT_EQ(MustFormat(MustAllocate(machine, {0, 1}, 4), {1, 0, 5, 4}, MappingFormat::kMapCpu),
+            "# hopmap map_cpu lists, 4 ranks (SLURM_HOSTFILE from --format hostfile, srun "
+            "--distribution=arbitrary): srun --cpu-bind=map_cpu:2,0 fits every node\n"
+            "nid00000 map_cpu:2,0\nnid00001 map_cpu:2,0\n");
+}
+
 TEST(MappingWritersTest, Hostfile) {
   EXPECT_EQ(MustFormat(SmallAllocation(), kMapping, MappingFormat::kHostfile),
             "nid00000\nnid00002\nnid00003\nnid00002\nnid00000\n");
