@@ -376,9 +376,11 @@ std::vector<BalancerInfo> MakeBuiltinBalancers() {
   add("partition",
       "from scratch: dual recursive bisection of objects and nodes by load (two seeds; on a "
       "grid, plane cuts across it instead of the second), METIS k-way parts mapped by auto and "
-      "the block distribution, each repaired and refined under the cap (a multilevel V-cycle of "
-      "moves and swaps); the best kept, and GreedyLB's placement tried too when none meets "
-      "the cap",
+      "the block distribution, and on a hierarchy (hierarchy:, fat-tree) the hierarchical "
+      "multisection with every start refined level by level by k-way FM; each repaired and "
+      "refined under the cap (a multilevel V-cycle of moves and swaps); the best kept, and "
+      "GreedyLB's placement tried too when none meets the cap; with node levels each node's "
+      "objects then laid out on its cores",
       [] { return std::unique_ptr<Balancer>(new PartitionBalancer()); });
   add("migrate",
       "from the current placement (a block distribution without one): the best of moves that "

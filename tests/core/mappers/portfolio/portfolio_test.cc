@@ -13,6 +13,7 @@
 #include "core/metrics/hop_bytes.h"
 #include "core/solve/report.h"
 #include "core/solve/solve_mapping.h"
+#include "core/topology/hierarchy.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -182,6 +183,35 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
                                                  "refine(in-order)"));
   EXPECT_THAT(names(0.9),
               ::testing::ElementsAre(::testing::HasSubstr("refine_within must be >= 1")));
+}
+
+// On a hierarchy rec-bisect is started right after the baselines (behind gge and
+// mahd it was not started within the default budget); elsewhere the plan's order.
+TEST(PortfolioTest, RecBisectComesEarlyOnAHierarchy) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 64;
+  const TaskGraph graph = *GenerateGraph(gen);
+  PortfolioPlan plan;
+  plan.constructions = {"in-order", "round-robin", "gge", "mahd", "rec-bisect"};
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  auto constructions = [&](const Allocation& allocation) {
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
+    std::vector<std::string> listed;
+    if (!out.ok()) return std::vector<std::string>{std::string(out.status().message())};
+    // The constructions are listed first, in the order they were started.
+    for (size_t i = 0; i < out->candidates.size() && i < plan.constructions.size(); ++i) {
+      listed.push_back(out->candidates[i].algorithm);
+    }
+    return listed;
+  };
+  const Allocation hierarchy = *Allocation::WholeMachine(
+      std::make_shared<HierarchyMachine>(*HierarchyMachine::Create({4, 4, 4}, {1, 10, 100})));
+  EXPECT_THAT(constructions(hierarchy),
+              ::testing::ElementsAre("in-order", "round-robin", "rec-bisect", "gge", "mahd"));
+  EXPECT_THAT(constructions(*Allocation::WholeMachine(Torus({4, 4, 4}))),
+              ::testing::ElementsAre("in-order", "round-robin", "gge", "mahd", "rec-bisect"));
 }
 
 // With the budget gone before it starts, auto still returns the first construction
