@@ -16,6 +16,8 @@ gen_graph() { # name -> $TMP/name.edgelist
     rgg17) "$HOPMAP" gen random-geometric --tasks 131072 --seed 1 -o "$f" ;;
     grid2d) "$HOPMAP" gen stencil2d-5 --dims 256x256 -o "$f" ;;
     grid3d) "$HOPMAP" gen stencil3d-7 --dims 32x32x32 -o "$f" ;;
+    rgg-*) "$HOPMAP" gen random-geometric --tasks "${name#rgg-}" --seed 1 -o "$f" ;;
+    grid2d-*) "$HOPMAP" gen stencil2d-5 --dims "${name#grid2d-}" -o "$f" ;;
     *) die "unknown graph $name" ;;
   esac
 }

@@ -13,10 +13,12 @@
 # The cost of each tool's mapping is recomputed by `hopmap eval` (hop-bytes on the
 # hierarchy: w x D summed over edges), and the balance is checked there too.
 #
-# Usage: bash bench/hierarchy_scotch.sh [quick|full]
+# Usage: bash bench/hierarchy_scotch.sh [quick|full|one-per-pe]
 #   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16 (the issue's two
 #          figures); full: 2^15-2^17 random geometric, 2D 256x256 and 3D 32^3 grids
-#          onto 4:16:16, 4:16:64 and 4:8:6.
+#          onto 4:16:16, 4:16:64 and 4:8:6; one-per-pe: as many objects as PEs (a
+#          random geometric graph and a 2D grid onto each hierarchy), one per PE:
+#          `hopmap map` without --balance against Scotch with -b0.
 # Environment: BUILD (build), REPS (1: each tool once), TIME_LIMIT (hopmap's budget;
 # unset: its default).
 set -euo pipefail
@@ -47,16 +49,37 @@ tleaf() {
 
 # shellcheck source=bench/hierarchy_common.sh
 source bench/hierarchy_common.sh
-select_instances "$mode"
+# (graph, hierarchy) pairs: every graph onto every hierarchy, or for one-per-pe a graph
+# of k objects onto each.
+pairs=()
+if [[ $mode == one-per-pe ]]; then
+  EPS=0
+  pairs=(rgg-1024/4:16:16 grid2d-32x32/4:16:16 rgg-4096/4:16:64 grid2d-64x64/4:16:64
+    rgg-192/4:8:6 grid2d-16x12/4:8:6)
+  hopmap_map() { # one task per PE: the plain mapping problem
+    local limit=()
+    [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
+    "$HOPMAP" map --local --machine "$machine" --graph "$1" "${limit[@]}" -q -o "$2"
+  }
+  eval_mapping() {
+    "$HOPMAP" eval --local --machine "$machine" --graph "$1" --mapping "$2" --format json
+  }
+else
+  select_instances "$mode"
+  for g in "${graphs[@]}"; do
+    for h in "${hierarchies[@]}"; do pairs+=("$g/$h"); done
+  done
+fi
 
 printf '| graph | H | hopmap cost | Scotch cost | cost ratio | hopmap s | Scotch s | time ratio | most per PE <= ceil((1+eps)n/k): hopmap / Scotch |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 ratios=() time_ratios=()
-for g in "${graphs[@]}"; do
+for pair in "${pairs[@]}"; do
+  g=${pair%/*} h=${pair#*/}
   gen_graph "$g"
-  "$HOPMAP" convert "$TMP/$g.edgelist" -o "$TMP/$g.grf" >/dev/null
+  [[ -f $TMP/$g.grf ]] || "$HOPMAP" convert "$TMP/$g.edgelist" -o "$TMP/$g.grf" >/dev/null
   n=$(head -2 "$TMP/$g.grf" | tail -1 | awk '{print $1}')
-  for h in "${hierarchies[@]}"; do
+  {
     set_hierarchy "$h" "$n"
     tleaf "$arities" "$distances" >"$TMP/$h.tgt"
     t_hm=$(timed hopmap_map "$TMP/$g.edgelist" "$TMP/hm.json")
@@ -82,7 +105,7 @@ for g in "${graphs[@]}"; do
     time_ratios+=("$tratio")
     printf '| %s (n=%d) | %s (k=%d) | %d | %d | %.3f | %.2f | %.2f | %.2f | %s/%s |\n' "$g" "$n" \
       "$h" "$k" "$c_hm" "$c_sc" "$ratio" "$t_hm" "$t_sc" "$tratio" "$b_hm" "$b_sc"
-  done
+  }
 done
 echo
 echo "geometric mean: cost $(geo "${ratios[@]}")x Scotch's, time $(geo "${time_ratios[@]}")x"
