@@ -119,6 +119,15 @@ std::shared_ptr<const Machine> Hierarchy(std::vector<int32_t> arities,
       *HierarchyMachine::Create(std::move(arities), std::move(distances)));
 }
 
+// 3,072 objects of a random geometric graph (seed 3): an irregular graph for H = 2:2:3.
+TaskGraph RandomGeometric3072() {
+  GeneratorOptions generate;
+  generate.kind = "random-geometric";
+  generate.tasks = 3072;
+  generate.seed = 3;
+  return *GenerateGraph(generate);
+}
+
 // On H = 2:2:3 (12 PEs, D = 1:10:100) a 24x16 stencil's best top-level cut is two
 // straight lines across the 16-wide side (32 edges). The multisection cuts the
 // top level into 3 first; the recursive bisection used to halve 3 groups into
@@ -155,11 +164,7 @@ TEST(MultisectionTest, CutsEachLevelIntoItsGroups) {
 // does not number by place) refined along the hierarchy costs far less and keeps
 // the cap within a few objects (the solve's repair takes care of the rest).
 TEST(MultisectionTest, RefineAlongHierarchyLowersABlockPlacementsCost) {
-  GeneratorOptions generate;
-  generate.kind = "random-geometric";
-  generate.tasks = 3072;
-  generate.seed = 3;
-  const TaskGraph graph = *GenerateGraph(generate);
+  const TaskGraph graph = RandomGeometric3072();
   const Allocation allocation = *Allocation::WholeMachine(Hierarchy({2, 2, 3}, {1, 10, 100}));
   const BalanceInput input{graph, allocation};
   const std::vector<SlotId> block = BlockPlacement(input);
@@ -194,11 +199,7 @@ TEST(MultisectionTest, EmptyWhereTheMachineIsNotAHierarchy) {
 // halved the 3 groups 1.5 | 1.5, they weighed 78,848 (the total cost 6.80M
 // against 8.70M).
 TEST(MultisectionTest, BalancedSolveOntoAnOddTopLevelCutsLess) {
-  GeneratorOptions generate;
-  generate.kind = "random-geometric";
-  generate.tasks = 3072;
-  generate.seed = 3;
-  const TaskGraph graph = *GenerateGraph(generate);
+  const TaskGraph graph = RandomGeometric3072();
   const Allocation allocation = *Allocation::WholeMachine(Hierarchy({2, 2, 3}, {1, 10, 100}));
   const BalanceInput input{graph, allocation};
   MapperOptions options;
