@@ -128,7 +128,9 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
                                         Start::kBisection, Start::kMetisParts, Start::kBlock};
   // On a hierarchy (every two groups of a level equally far apart) the field's
   // multisection comes first.
-  const bool hierarchical = !HierarchyOfPositions(in.problem.allocation).children.empty();
+  // Built once for every start that cuts or refines along it.
+  const PositionGroup hierarchy = HierarchyOfPositions(in.problem.allocation);
+  const bool hierarchical = !hierarchy.children.empty();
   if (hierarchical) {
     starts.insert(starts.begin() + 1, Start::kMultisection);
   }
@@ -148,7 +150,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     std::vector<SlotId> start;
     switch (starts[run]) {
       case Start::kMultisection:
-        start = MultisectionPlacement(scratch, in.balance.imbalance, options, in.stop);
+        start = MultisectionPlacement(scratch, in.balance.imbalance, options, in.stop, &hierarchy);
         break;
       case Start::kSecondSeed:
         options.seed += 1;
@@ -177,8 +179,8 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     // the multisection refines its own, kept when that costs less and loads no
     // slot more (objects moved in at a level above can crowd a group below).
     if (hierarchical && starts[run] != Start::kMultisection) {
-      std::vector<SlotId> refined = RefineAlongHierarchy(scratch, placement.slot_of_task(),
-                                                         in.balance.imbalance, options, in.stop);
+      std::vector<SlotId> refined = RefineAlongHierarchy(
+          scratch, placement.slot_of_task(), in.balance.imbalance, options, in.stop, &hierarchy);
       if (!refined.empty()) {
         BalancedPlacement candidate(scratch, free_options, std::move(refined));
         if (candidate.objective() < placement.objective() &&

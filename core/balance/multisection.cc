@@ -241,16 +241,18 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
                     [&](size_t c) { Section(shared, group.children[c], std::move(of_child[c])); });
 }
 
-}  // namespace
-
-namespace {
-
 // The multisection from the root, from scratch or (start_position) refining a
 // placement; empty when the allocation is not a hierarchy.
 std::vector<SlotId> RunMultisection(const BalanceInput& input, double imbalance,
                                     const MapperOptions& options, const StopCondition& stop,
-                                    std::span<const int32_t> start_position) {
-  const PositionGroup root = HierarchyOfPositions(input.allocation);
+                                    std::span<const int32_t> start_position,
+                                    const PositionGroup* hierarchy) {
+  PositionGroup built;
+  if (hierarchy == nullptr) {
+    built = HierarchyOfPositions(input.allocation);
+    hierarchy = &built;
+  }
+  const PositionGroup& root = *hierarchy;
   if (root.positions.empty()) return {};
   const TaskGraph& graph = input.graph;
   const TaskId n = graph.num_tasks();
@@ -293,17 +295,19 @@ std::vector<SlotId> RunMultisection(const BalanceInput& input, double imbalance,
 }  // namespace
 
 std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
-                                          const MapperOptions& options, const StopCondition& stop) {
-  return RunMultisection(input, imbalance, options, stop, {});
+                                          const MapperOptions& options, const StopCondition& stop,
+                                          const PositionGroup* hierarchy) {
+  return RunMultisection(input, imbalance, options, stop, {}, hierarchy);
 }
 
 std::vector<SlotId> RefineAlongHierarchy(const BalanceInput& input,
                                          std::span<const SlotId> slot_of_task, double imbalance,
-                                         const MapperOptions& options, const StopCondition& stop) {
+                                         const MapperOptions& options, const StopCondition& stop,
+                                         const PositionGroup* hierarchy) {
   std::vector<int32_t> position(slot_of_task.size());
   for (size_t t = 0; t < slot_of_task.size(); ++t)
     position[t] = input.allocation.PositionOfSlot(slot_of_task[t]);
-  return RunMultisection(input, imbalance, options, stop, position);
+  return RunMultisection(input, imbalance, options, stop, position, hierarchy);
 }
 
 }  // namespace hopmap

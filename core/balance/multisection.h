@@ -13,6 +13,7 @@
 
 #include "core/balance/balance_problem.h"
 #include "core/mappers/mapper.h"
+#include "core/search/position_graph.h"
 
 namespace hopmap {
 
@@ -27,8 +28,11 @@ namespace hopmap {
 // end whatever the deadline (a half-done start is worse than a late one); stops
 // early only on cancellation, leaving the groups not cut in object order. Empty when
 // the allocation is not a hierarchy (HierarchyOfPositions).
+// `hierarchy`: the allocation's HierarchyOfPositions when the caller has it (a
+// solve that cuts several starts builds it once); null: built here.
 std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imbalance,
-                                          const MapperOptions& options, const StopCondition& stop);
+                                          const MapperOptions& options, const StopCondition& stop,
+                                          const PositionGroup* hierarchy = nullptr);
 
 // A placement's objects refined along the hierarchy, top level first: at each
 // group, the parts are the children holding the objects' positions (an object
@@ -38,7 +42,8 @@ std::vector<SlotId> MultisectionPlacement(const BalanceInput& input, double imba
 // its cores. Empty when the allocation is not a hierarchy.
 std::vector<SlotId> RefineAlongHierarchy(const BalanceInput& input,
                                          std::span<const SlotId> slot_of_task, double imbalance,
-                                         const MapperOptions& options, const StopCondition& stop);
+                                         const MapperOptions& options, const StopCondition& stop,
+                                         const PositionGroup* hierarchy = nullptr);
 
 }  // namespace hopmap
 

@@ -243,4 +243,26 @@ std::vector<TaskId> BreadthFirstOrder(const TaskGraph& graph) {
   return order;
 }
 
+absl::StatusOr<TaskGraph> InducedSubgraph(const TaskGraph& graph, std::span<const TaskId> tasks) {
+  // (id, index in tasks), sorted by id: a neighbour's local index by binary search.
+  std::vector<std::pair<TaskId, TaskId>> local;
+  local.reserve(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) local.push_back({tasks[i], static_cast<TaskId>(i)});
+  std::sort(local.begin(), local.end());
+  TaskGraphBuilder builder(static_cast<TaskId>(tasks.size()));
+  absl::Status added = absl::OkStatus();
+  for (size_t i = 0; i < tasks.size() && added.ok(); ++i) {
+    graph.ForEachNeighbor(tasks[i], [&](TaskId u, Bytes w) {
+      const auto it = std::lower_bound(local.begin(), local.end(), std::make_pair(u, TaskId{0}));
+      // Each edge once, from its lower local end.
+      if (added.ok() && it != local.end() && it->first == u &&
+          it->second > static_cast<TaskId>(i)) {
+        added = builder.AddTraffic(static_cast<TaskId>(i), it->second, w);
+      }
+    });
+  }
+  if (!added.ok()) return added;
+  return std::move(builder).Build();
+}
+
 }  // namespace hopmap

@@ -3,6 +3,7 @@
 #define HOPMAP_CORE_GRAPH_TASK_GRAPH_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -66,6 +67,11 @@ class TaskGraph {
 // Every task in breadth-first order: the component of task 0 first, then the
 // component of the lowest task not yet reached, and so on; neighbours in CSR order.
 std::vector<TaskId> BreadthFirstOrder(const TaskGraph& graph);
+
+// The graph `tasks` induce: task i of the result is tasks[i] (distinct ids of
+// `graph`), with the bytes of every edge between two of them; edges to other tasks
+// are dropped.
+absl::StatusOr<TaskGraph> InducedSubgraph(const TaskGraph& graph, std::span<const TaskId> tasks);
 
 // Builds a TaskGraph from traffic records, as profilers and edge lists give them:
 // records between the same pair are summed whichever direction they name, self

@@ -95,16 +95,9 @@ HopBytes LocalCost(const LocalGraph& local, const NodeInterior& interior,
 // The node's tasks recursively bisected onto its levels (the engine of rec-bisect:
 // METIS cuts refined on the hierarchy's distances, top level first); empty when it
 // cannot run.
-std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const Allocation& levels) {
-  TaskGraphBuilder builder(static_cast<TaskId>(local.tasks.size()));
-  for (size_t i = 0; i < local.tasks.size(); ++i) {
-    for (const auto& [j, w] : local.edges[i]) {
-      if (j > static_cast<int32_t>(i) && !builder.AddTraffic(static_cast<TaskId>(i), j, w).ok()) {
-        return {};
-      }
-    }
-  }
-  absl::StatusOr<TaskGraph> sub = std::move(builder).Build();
+std::vector<int32_t> BisectOntoLevels(const TaskGraph& graph, const LocalGraph& local,
+                                      const Allocation& levels) {
+  absl::StatusOr<TaskGraph> sub = InducedSubgraph(graph, local.tasks);
   if (!sub.ok()) return {};
   const StopCondition never(absl::InfiniteFuture());
   Bisection cut = RecursiveBisection({.graph = *sub, .allocation = levels}, {}, never);
@@ -113,9 +106,9 @@ std::vector<int32_t> BisectOntoLevels(const LocalGraph& local, const Allocation&
 
 // PEs of one node for its tasks: the cheapest of the node's levels bisected (with
 // `levels`), the affinity order filled in and the given PEs, then improving swaps.
-std::vector<int32_t> PlaceOneNode(const LocalGraph& local, const NodeInterior& interior,
-                                  const Allocation* levels, int32_t cores,
-                                  std::vector<int32_t> given) {
+std::vector<int32_t> PlaceOneNode(const TaskGraph& graph, const LocalGraph& local,
+                                  const NodeInterior& interior, const Allocation* levels,
+                                  int32_t cores, std::vector<int32_t> given) {
   const int32_t k = static_cast<int32_t>(local.tasks.size());
   std::vector<int32_t> pe_of(k);
   const std::vector<int32_t> order = AffinityOrder(local);
@@ -123,7 +116,7 @@ std::vector<int32_t> PlaceOneNode(const LocalGraph& local, const NodeInterior& i
   HopBytes cost = LocalCost(local, interior, pe_of);
   // Ties keep the earlier start: bisected, affinity, given.
   if (levels != nullptr) {
-    std::vector<int32_t> bisected = BisectOntoLevels(local, *levels);
+    std::vector<int32_t> bisected = BisectOntoLevels(graph, local, *levels);
     if (!bisected.empty()) {
       if (const HopBytes c = LocalCost(local, interior, bisected); c <= cost) {
         pe_of = std::move(bisected);
@@ -189,8 +182,9 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
                         const LocalGraph local = LocalGraphOf(graph, tasks_of[position]);
                         std::vector<int32_t> given;
                         for (TaskId t : local.tasks) given.push_back(slot_of_task[t] % cores);
-                        const std::vector<int32_t> pe_of = PlaceOneNode(
-                            local, *interior, levels ? &*levels : nullptr, cores, std::move(given));
+                        const std::vector<int32_t> pe_of =
+                            PlaceOneNode(graph, local, *interior, levels ? &*levels : nullptr,
+                                         cores, std::move(given));
                         for (size_t i = 0; i < local.tasks.size(); ++i) {
                           placed[local.tasks[i]] = position * cores + pe_of[i];
                         }

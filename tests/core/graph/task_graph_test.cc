@@ -79,5 +79,26 @@ TEST(TaskGraphTest, FromCsrNamesTheFirstAsymmetricEdge) {
   }
 }
 
+// The tasks {3, 0, 2} of a path 0-1-2-3 with a chord 0-3: local 0 is task 3, local 1
+// task 0, local 2 task 2; the edges 0-3 and 2-3 stay, those through task 1 go.
+TEST(TaskGraphTest, InducedSubgraphKeepsTheEdgesAmongTheTasks) {
+  TaskGraphBuilder builder(4);
+  ASSERT_TRUE(builder.AddTraffic(0, 1, 5).ok());
+  ASSERT_TRUE(builder.AddTraffic(1, 2, 6).ok());
+  ASSERT_TRUE(builder.AddTraffic(2, 3, 7).ok());
+  ASSERT_TRUE(builder.AddTraffic(0, 3, 8).ok());
+  const TaskGraph graph = *std::move(builder).Build();
+  const std::vector<TaskId> tasks = {3, 0, 2};
+  absl::StatusOr<TaskGraph> sub = InducedSubgraph(graph, tasks);
+  ASSERT_TRUE(sub.ok()) << sub.status();
+  EXPECT_EQ(sub->num_tasks(), 3);
+  EXPECT_EQ(sub->num_edges(), 2);
+  EXPECT_EQ(sub->total_bytes(), 15);
+  std::vector<std::pair<TaskId, Bytes>> of_first;
+  sub->ForEachNeighbor(0, [&](TaskId u, Bytes w) { of_first.push_back({u, w}); });
+  EXPECT_THAT(of_first,
+              ::testing::UnorderedElementsAre(std::make_pair(1, 8), std::make_pair(2, 7)));
+}
+
 }  // namespace
 }  // namespace hopmap
