@@ -41,21 +41,27 @@ set_hierarchy() {
   k=$(echo "$arities" | tr x '*' | bc)
   cap=$(echo "(1 + $EPS) * $2 / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
   imbalance=$(echo "$cap * $k / $2 - 1 + 0.000001" | bc -l)
+  # ONE_PER_PE=1: the plain mapping problem, one object per PE (no --balance).
+  if [[ ${ONE_PER_PE:-0} == 1 ]]; then
+    balance_args=()
+  else
+    balance_args=(--balance --imbalance "$imbalance")
+  fi
 }
 
-# hopmap_map GRAPH OUT: hopmap's balanced map of the current hierarchy (TIME_LIMIT, when
+# hopmap_map GRAPH OUT: hopmap's map of the current hierarchy, balanced unless ONE_PER_PE (TIME_LIMIT, when
 # set, is its budget).
 hopmap_map() {
   local limit=()
   [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
-  "$HOPMAP" map --local --machine "$machine" --graph "$1" --balance --imbalance "$imbalance" \
-    "${limit[@]}" -q -o "$2"
+  "$HOPMAP" map --local --machine "$machine" --graph "$1" "${balance_args[@]}" "${limit[@]}" \
+    -q -o "$2"
 }
 
 # eval_mapping GRAPH MAPPING: hopmap eval's JSON of a mapping on the current hierarchy.
 eval_mapping() {
-  "$HOPMAP" eval --local --machine "$machine" --graph "$1" --balance --imbalance "$imbalance" \
-    --mapping "$2" --format json
+  "$HOPMAP" eval --local --machine "$machine" --graph "$1" "${balance_args[@]}" --mapping "$2" \
+    --format json
 }
 
 # balance_note EVAL: "yes (M)" or "NO (M > cap)", M the most objects on one PE. (awk, not

@@ -53,17 +53,9 @@ source bench/hierarchy_common.sh
 # of k objects onto each.
 pairs=()
 if [[ $mode == one-per-pe ]]; then
-  EPS=0
+  EPS=0 ONE_PER_PE=1
   pairs=(rgg-1024/4:16:16 grid2d-32x32/4:16:16 rgg-4096/4:16:64 grid2d-64x64/4:16:64
     rgg-192/4:8:6 grid2d-16x12/4:8:6)
-  hopmap_map() { # one task per PE: the plain mapping problem
-    local limit=()
-    [[ -n ${TIME_LIMIT:-} ]] && limit=(--time-limit "$TIME_LIMIT")
-    "$HOPMAP" map --local --machine "$machine" --graph "$1" "${limit[@]}" -q -o "$2"
-  }
-  eval_mapping() {
-    "$HOPMAP" eval --local --machine "$machine" --graph "$1" --mapping "$2" --format json
-  }
 else
   select_instances "$mode"
   for g in "${graphs[@]}"; do
