@@ -1,4 +1,5 @@
 // hopmap eval: measure a given mapping (in this process or through hopmapd).
+#include <algorithm>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -22,10 +23,17 @@ struct EvalFlags {
   std::string routing = "dimension-order";
   std::string format = "json";
   int busiest_links = 10;
+  bool busiest_links_given = false;  // --busiest-links on the command line: text lists them too
   std::string output;
   BalanceFlags balance;
   std::string initial;  // with load balancing: the current placement
 };
+
+// How many busiest links the report should name: the JSON's default, or in text
+// only when asked for with --busiest-links.
+int BusiestLinksWanted(const EvalFlags& flags) {
+  return flags.format == "text" && !flags.busiest_links_given ? 0 : flags.busiest_links;
+}
 
 std::string TextReport(const MappingReport& r) {
   std::string text = absl::StrFormat(
@@ -66,6 +74,18 @@ std::string TextReport(const MappingReport& r) {
                                            "avg_link_load      %.1f bytes over %d links used\n",
                                            r.link_loads.max_load, RoutingName(r.routing),
                                            r.link_loads.average_load, r.link_loads.links_used));
+  } else if (!r.link_loads_skipped.empty()) {
+    absl::StrAppend(&text, "link_loads         not computed: ", r.link_loads_skipped, "\n");
+  }
+  if (!r.busiest_links.empty()) {
+    size_t width = 0;
+    for (const LinkLoadEntry& l : r.busiest_links) width = std::max(width, l.link.size());
+    absl::StrAppend(&text, "busiest_links      link, bytes, share of the busiest\n");
+    const double top = r.busiest_links.front().bytes;
+    for (const LinkLoadEntry& l : r.busiest_links) {
+      absl::StrAppend(&text, absl::StrFormat("  %-*s %14.1f %6.1f%%\n", static_cast<int>(width),
+                                             l.link, l.bytes, top > 0 ? 100.0 * l.bytes / top : 0));
+    }
   }
   return text;
 }
@@ -85,7 +105,7 @@ absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   request.allocation = &*problem->allocation;
   request.routing = routing;
   request.threads = flags.problem.threads;
-  request.busiest_links = flags.format == "text" ? 0 : flags.busiest_links;
+  request.busiest_links = BusiestLinksWanted(flags);
   absl::StatusOr<std::vector<SlotId>> mapping =
       ReadMappingFile(flags.mapping, &*problem->allocation);
   if (!mapping.ok()) return mapping.status();
@@ -125,7 +145,7 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
     BalanceRequestToProto(*balance, request.mutable_balance());
   }
   request.set_routing(flags.routing);
-  request.set_busiest_links(flags.format == "text" ? 0 : flags.busiest_links);
+  request.set_busiest_links(BusiestLinksWanted(flags));
   absl::StatusOr<MappingReport> report = (*client)->Evaluate(request);
   if (!report.ok()) return OneLine(report.status());
   problem->FixReport(*report);
@@ -162,17 +182,22 @@ void AddEvalCommand(CLI::App& root, Action& run) {
                   "Link-load model: dimension-order or adaptive (split over minimal paths)")
       ->capture_default_str();
   cmd->add_option("--format", flags->format, "json or text")->capture_default_str();
-  cmd->add_option("--busiest-links", flags->busiest_links,
-                  "List this many of the most loaded links in the JSON")
-      ->capture_default_str()
-      ->check(NonNegativeInteger());
+  CLI::Option* busiest =
+      cmd->add_option("--busiest-links", flags->busiest_links,
+                      "List this many of the most loaded links (the JSON lists 10 unless told; "
+                      "the text lists them when this is given)")
+          ->capture_default_str()
+          ->check(NonNegativeInteger());
   cmd->add_option("--output,-o", flags->output, "Write to FILE instead of standard output");
   AddBalanceFlags(*cmd, flags->balance, BalanceFlagsFor::kEval);
   cmd->add_option("--initial", flags->initial,
                   "With load balancing: the objects' current placement; the report counts the "
                   "moves against it")
       ->group("Load balancing (many objects per slot; any of these enables it)");
-  cmd->callback([flags, &run] { run = [flags] { return RunEval(*flags); }; });
+  cmd->callback([flags, busiest, &run] {
+    flags->busiest_links_given = busiest->count() > 0;
+    run = [flags] { return RunEval(*flags); };
+  });
 }
 
 }  // namespace hopmap::cli

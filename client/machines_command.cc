@@ -1,8 +1,10 @@
 // hopmap machines / hopmap algorithms: what this hopmap (or a hopmapd) knows;
 // hopmap machines add|remove: change a hopmapd's catalog.
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -124,12 +126,15 @@ absl::Status WriteDescription(const std::string& name, const Machine& m,
   return WriteOutput("", text);
 }
 
-// One listing for the built-in catalog and a daemon's: a table, or
+// One listing for the built-in catalog and a daemon's, in the daemon's order (by
+// name), so --local and --server print the same: a table, or
 // {"machines": [{"name", "spec", "nodes", "cores_per_node", "origin", "description"}]}.
-// The text table of the built-in catalog has no ORIGIN column (every entry is
-// built in); a daemon's has one.
-absl::Status WriteMachineList(const std::vector<v1::MachineSummary>& machines,
-                              const std::string& format, bool origin_column) {
+absl::Status WriteMachineList(std::vector<v1::MachineSummary> machines,
+                              const std::string& format) {
+  std::sort(machines.begin(), machines.end(),
+            [](const v1::MachineSummary& a, const v1::MachineSummary& b) {
+              return a.name() < b.name();
+            });
   if (format == "json") {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const v1::MachineSummary& m : machines) {
@@ -145,12 +150,12 @@ absl::Status WriteMachineList(const std::vector<v1::MachineSummary>& machines,
     return WriteOutput("", j.dump(2) + "\n");
   }
   std::string text = absl::StrFormat("%-15s %-28s %7s %5s  ", "NAME", "SPEC", "NODES", "CORES");
-  if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", "ORIGIN"));
+  absl::StrAppend(&text, absl::StrFormat("%-7s  ", "ORIGIN"));
   absl::StrAppend(&text, "DESCRIPTION\n");
   for (const v1::MachineSummary& m : machines) {
     absl::StrAppend(&text, absl::StrFormat("%-15s %-28s %7d %5d  ", m.name(), m.spec(),
                                            m.num_nodes(), m.cores_per_node()));
-    if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", m.origin()));
+    absl::StrAppend(&text, absl::StrFormat("%-7s  ", m.origin()));
     absl::StrAppend(&text, m.description(), "\n");
   }
   return WriteOutput("", text);
@@ -171,13 +176,18 @@ absl::Status ListBuiltinMachines(const std::string& format) {
     summary.set_origin("builtin");
     summary.set_description(e.description);
   }
-  return WriteMachineList(machines, format, /*origin_column=*/false);
+  return WriteMachineList(std::move(machines), format);
 }
 
 absl::Status DescribeLocal(const std::string& spec, const std::string& format) {
   absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(spec);
   if (!m.ok()) return m.status();
-  return WriteDescription(spec, **m, "", format);
+  // A catalog name is described with its entry's description, as hopmapd does.
+  std::string description;
+  for (const CatalogEntry& e : BuiltinCatalog()) {
+    if (e.name == spec) description = e.description;
+  }
+  return WriteDescription(spec, **m, description, format);
 }
 
 struct MachinesFlags {
@@ -192,7 +202,7 @@ struct MachinesFlags {
 absl::Status ListRemoteMachines(client::HopmapClient& client, const std::string& format) {
   absl::StatusOr<std::vector<v1::MachineSummary>> machines = client.ListMachines();
   if (!machines.ok()) return OneLine(machines.status());
-  return WriteMachineList(*machines, format, /*origin_column=*/true);
+  return WriteMachineList(*std::move(machines), format);
 }
 
 // A name is the daemon's (GetMachine); a spec with ':' is the same here as there.

@@ -77,6 +77,19 @@ TEST(ListingsTest, MachinesAndAlgorithmsInJsonLocallyAndThroughTheDaemon) {
             RunHopmap("algorithms --format json" + server).out);
   EXPECT_EQ(RunHopmap("algorithms --local").out, RunHopmap("algorithms" + server).out);
 
+  // The machines the same way: listing (order, columns) and one machine, text and JSON.
+  for (const std::string& command :
+       {std::string("machines"), std::string("machines --format json"),
+        std::string("machines bgp-8x8x8"), std::string("machines bgp-8x8x8 --format json"),
+        std::string("machines torus:4x4:cores=2 --format json")}) {
+    SCOPED_TRACE(command);
+    const RunResult local = RunHopmap(command + " --local");
+    EXPECT_EQ(local.exit_code, 0) << local.err;
+    EXPECT_EQ(local.out, RunHopmap(command + server).out);
+  }
+  EXPECT_THAT(RunHopmap("machines bgp-8x8x8 --local").out,
+              HasSubstr("description  Blue Gene/P 512-node partition"));
+
   RunResult bad = RunHopmap("machines --format yaml --local");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.err, HasSubstr("--format: unknown format 'yaml' (known: text, json)"));
