@@ -251,6 +251,44 @@ TEST(CliTest, EmptyGraphsInEveryFormatAreRefusedNamingTheFile) {
                   empty + ": no load values in the file");
 }
 
+// A missing, mistyped or asked-for subcommand: named, with the nearest one.
+TEST(CliTest, SubcommandIsNamedWhenMissingOrMistyped) {
+  const auto check = [](const std::string& args, const std::string& err) {
+    const auto r = RunHopmap(args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_EQ(r.err, err) << args;
+    EXPECT_EQ(r.out, "") << args;
+  };
+  check("maps", "hopmap: unknown subcommand 'maps'; did you mean 'map'? (see hopmap --help)\n");
+  check("MAP", "hopmap: unknown subcommand 'MAP'; did you mean 'map'? (see hopmap --help)\n");
+  check("drwa --local",
+        "hopmap: unknown subcommand 'drwa'; did you mean 'draw'? (see hopmap --help)\n");
+  check("sim", "hopmap: unknown subcommand 'sim'; did you mean 'simulate'? (see hopmap --help)\n");
+  check("machine",
+        "hopmap: unknown subcommand 'machine'; did you mean 'machines'? (see hopmap --help)\n");
+  check("help maps",
+        "hopmap: unknown subcommand 'maps'; did you mean 'map'? (see hopmap --help)\n");
+  check("xyzzy",
+        "hopmap: unknown subcommand 'xyzzy'; the subcommands are: map, eval, draw, simulate, "
+        "analyze, gen, convert, machines, algorithms, qap (see hopmap --help)\n");
+  check("",
+        "hopmap: a subcommand is required: map, eval, draw, simulate, analyze, gen, convert, "
+        "machines, algorithms, qap (see hopmap --help)\n");
+
+  // `hopmap help` is `hopmap --help`, `hopmap help map` is `hopmap map --help`.
+  const auto help = RunHopmap("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("hopmap help SUBCOMMAND"));
+  const auto help_word = RunHopmap("help");
+  EXPECT_EQ(help_word.exit_code, 0) << help_word.err;
+  EXPECT_EQ(help_word.out, help.out);
+  const auto map_help = RunHopmap("map --help");
+  const auto help_map = RunHopmap("help map");
+  EXPECT_EQ(help_map.exit_code, 0) << help_map.err;
+  EXPECT_EQ(help_map.out, map_help.out);
+  EXPECT_THAT(help_map.out, HasSubstr("--algorithm"));
+}
+
 TEST(CliTest, NodeFileAndHostlistSelectTheSameAllocation) {
   const std::string graph = kData + "/commgraphs/cnca_minife_64.edgelist";
   const std::string node_file = kTmp + "/nodes2.txt";
