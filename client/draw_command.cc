@@ -4,11 +4,13 @@
 
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
 #include "client/remote.h"
 #include "core/io/mapping_files.h"
 #include "core/mappers/mapper.h"
+#include "core/topology/catalog.h"
 #include "core/topology/machine.h"
 #include "proto/convert/convert.h"
 
@@ -70,13 +72,26 @@ struct DrawCommandFlags {
   DrawFlags draw;
 };
 
-// The graph and allocation: read and built here (--local, LoadProblem), or, with
-// --server (HOPMAP_SERVER), the graph read once for the request and the machine
-// fetched from the daemon's catalog when only it knows the name.
+// The graph and allocation, read and built here (LoadProblem): drawing happens here,
+// so no daemon is needed. Only a machine name that is neither a spec nor in this
+// hopmap's catalog is fetched from the daemon of --server (or HOPMAP_SERVER, without
+// --local), the graph read once for the request.
 absl::StatusOr<Problem> DrawProblem(DrawCommandFlags& flags) {
-  absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
-  if (!mode.ok()) return mode.status();
-  if (*mode == Mode::kLocal) return LoadProblem(flags.problem);
+  ProblemFlags& problem_flags = flags.problem;
+  if (!problem_flags.local) ApplyRemoteEnvironment(problem_flags.remote);
+  const bool daemon_name = problem_flags.machine.find(':') == std::string::npos &&
+                           FindCatalogEntry(problem_flags.machine) == nullptr;
+  if (problem_flags.local || problem_flags.remote.server.empty() || !daemon_name) {
+    absl::StatusOr<Problem> problem = LoadProblem(problem_flags);
+    if (!problem.ok() && daemon_name && problem_flags.remote.server.empty() &&
+        absl::StartsWith(problem.status().message(), "unknown machine")) {
+      return absl::Status(problem.status().code(),
+                          absl::StrCat(problem.status().message(),
+                                       "; a machine only hopmapd's catalog knows needs --server "
+                                       "ADDR"));
+    }
+    return problem;
+  }
   absl::StatusOr<RemoteProblem> remote = BuildRemoteProblem(flags.problem);
   if (!remote.ok()) return remote.status();
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
@@ -126,6 +141,16 @@ void AddDrawCommand(CLI::App& root, Action& run) {
       "where the tasks are, link loads, bytes by hops, or in-order against the answer. Runs "
       "here; --server is only needed for a machine that only hopmapd's catalog knows");
   AddProblemFlags(*cmd, flags->problem);
+  // The picture is drawn here whatever the flags: neither --local nor --server is
+  // required (AddProblemFlags' help says one is, as for map and eval).
+  cmd->get_option("--local")->description(
+      "Ignore $HOPMAP_SERVER: build the machine here (as draw does anyway without --server "
+      "and $HOPMAP_SERVER)");
+  cmd->get_option("--server")
+      ->description(
+          "Fetch the machine from the hopmapd daemon at ADDR when only its catalog knows the "
+          "name (HOST:PORT or unix:PATH; default: $HOPMAP_SERVER unless --local); the picture "
+          "is drawn here");
   cmd->add_option("--mapping", flags->mapping,
                   "Mapping file: perm (line i: slot of task i) or the JSON of `hopmap map`")
       ->required();

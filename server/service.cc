@@ -633,6 +633,8 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
   absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(request.graph());
   if (!graph.ok()) return graph.status();
   call.tasks = graph->num_tasks();
+  // As for Map: a graph without a task is no job (the CLI's readers refuse it too).
+  if (std::optional<RequestError> bad = CheckGraphHasTasks(*graph)) return RequestFieldError(*bad);
   AnalyzerOptions options;
   if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
   options.ignore_hubs = !request.keep_hubs();

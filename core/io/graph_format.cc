@@ -66,8 +66,10 @@ absl::StatusOr<GraphFormat> GraphFormatFromPath(const std::string& path) {
       "pass --graph-format (mm, metis, scotch, edgelist or dense)"));
 }
 
-absl::StatusOr<TaskGraph> ParseGraph(absl::string_view text, GraphFormat format,
-                                     const std::string& source_name) {
+namespace {
+
+absl::StatusOr<TaskGraph> ParseByFormat(absl::string_view text, GraphFormat format,
+                                        const std::string& source_name) {
   switch (format) {
     case GraphFormat::kMatrixMarket:
       return io_internal::ParseMatrixMarket(text, source_name);
@@ -82,6 +84,18 @@ absl::StatusOr<TaskGraph> ParseGraph(absl::string_view text, GraphFormat format,
   }
   return absl::InvalidArgumentError(
       absl::StrCat(source_name, ": unknown graph format ", static_cast<int>(format)));
+}
+
+}  // namespace
+
+absl::StatusOr<TaskGraph> ParseGraph(absl::string_view text, GraphFormat format,
+                                     const std::string& source_name) {
+  absl::StatusOr<TaskGraph> g = ParseByFormat(text, format, source_name);
+  // The readers refuse a file without data themselves; this is the rest: a header
+  // of 0 tasks ("0 0 0", "# tasks: 0") or an edge list or matrix without a row. A
+  // job has at least one task.
+  if (g.ok() && g->num_tasks() == 0) return io_internal::EmptyGraphError(source_name);
+  return g;
 }
 
 absl::StatusOr<TaskGraph> ReadGraph(const std::string& path, std::optional<GraphFormat> format) {

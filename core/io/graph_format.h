@@ -28,6 +28,12 @@
 //    integer. An optional first row of names is skipped when none of its cells is
 //    a number. '#' comment lines and blank lines are skipped.
 //
+// A job has at least one task: a text without one is refused in every format with
+// "PATH: the graph is empty: no tasks": a zero-byte file, nothing but blank and
+// comment lines (in Matrix Market, also a valid banner without a size line), a
+// header of 0 tasks, an edge list of "# tasks: 0", a dense matrix without rows. An
+// edge list of "# tasks: 5" and no edges is 5 isolated tasks.
+//
 // A header that declares the number of tasks (Matrix Market, edge list) may declare
 // at most max(2^20, 8 x file size in bytes) of them, so a hostile header cannot make
 // the reader allocate without bound. Other sizes are grown as the file is read.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/io/line_reader.h"
@@ -131,6 +132,20 @@ absl::Status CheckFileAdjacency(const std::vector<EdgeIndex>& xadj,
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status EmptyGraphError(const std::string& source) {
+  return SourceError(source, "the graph is empty: no tasks");
+}
+
+bool OnlyBlankOrCommentLines(absl::string_view text, char comment) {
+  LineReader reader(text, "");
+  absl::string_view line;
+  while (reader.Next(&line)) {
+    const absl::string_view stripped = absl::StripLeadingAsciiWhitespace(line);
+    if (!stripped.empty() && stripped.front() != comment) return false;
+  }
+  return true;
 }
 
 absl::Status WithSource(const std::string& source, const absl::Status& status) {

@@ -59,6 +59,14 @@ absl::Status CheckFileAdjacency(const std::vector<EdgeIndex>& xadj,
                                 absl::FunctionRef<int64_t(TaskId)> vertex_name,
                                 const std::string& source);
 
+// "SOURCE: the graph is empty: no tasks" (InvalidArgument): every reader's answer to
+// a text without a task: nothing but blank and comment lines (a zero-byte file
+// included), or a header of 0 tasks. ParseGraph gives it for any graph of 0 tasks.
+absl::Status EmptyGraphError(const std::string& source);
+
+// True when every line of `text` is blank or starts, after blanks, with `comment`.
+bool OnlyBlankOrCommentLines(absl::string_view text, char comment);
+
 // Prefixes a status's message with "SOURCE: " (keeping its code); OK stays OK.
 absl::Status WithSource(const std::string& source, const absl::Status& status);
 

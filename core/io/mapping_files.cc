@@ -47,6 +47,10 @@ absl::StatusOr<std::vector<SlotId>> ParseMapping(const std::string& text,
       }
       slots.push_back(v.get<SlotId>());
     }
+    if (slots.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_name, ": the mapping is empty (\"slot_of_task\": [])"));
+    }
     return slots;
   }
   std::vector<SlotId> slots;

@@ -35,13 +35,12 @@ bool IsSkipped(absl::string_view line) {
 absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::string& source) {
   LineReader reader(text, source);
   absl::string_view line;
-  if (!reader.Next(&line)) {
-    return reader.FileError(
-        absl::StrCat("empty file; a Matrix Market file starts with ", kExpectedHeader));
-  }
+  if (!reader.Next(&line)) return EmptyGraphError(source);
   // Header: "%%MatrixMarket object format field symmetry", case-insensitive.
   const std::vector<absl::string_view> header = SplitFields(line);
   if (header.empty() || !absl::EqualsIgnoreCase(header[0], kBanner)) {
+    // No banner and nothing but blank and '%' lines: no matrix at all.
+    if (OnlyBlankOrCommentLines(text, '%')) return EmptyGraphError(source);
     return reader.Error(absl::StrCat("not a Matrix Market file: the first line must be ",
                                      kExpectedHeader, ", got ", Quote(line)));
   }
@@ -94,16 +93,15 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
         absl::StrCat("symmetry ", Quote(header[4]), " is not supported: use general or symmetric"));
   }
 
-  // Size line "M N NNZ" after comments and blank lines.
+  // Size line "M N NNZ" after comments and blank lines; without one, the banner
+  // declares no matrix.
   bool have_size = false;
   while (reader.Next(&line)) {
     if (IsSkipped(line)) continue;
     have_size = true;
     break;
   }
-  if (!have_size) {
-    return reader.FileError("missing the size line 'rows columns entries' at the end of the file");
-  }
+  if (!have_size) return EmptyGraphError(source);
   const int64_t size_line = reader.line_number();
   const std::vector<absl::string_view> size = SplitFields(line);
   if (size.size() != 3) {

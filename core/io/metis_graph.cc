@@ -35,9 +35,7 @@ absl::StatusOr<TaskGraph> ParseMetisGraph(absl::string_view text, const std::str
     have_header = true;
     break;
   }
-  if (!have_header) {
-    return reader.FileError("missing the METIS header line 'vertices edges [fmt [ncon]]'");
-  }
+  if (!have_header) return EmptyGraphError(source);  // only comments and blank lines
   const int64_t header_line = reader.line_number();
   const std::vector<absl::string_view> header = SplitFields(line);
   if (header.size() < 2 || header.size() > 4) {

@@ -29,6 +29,9 @@ absl::Status NextInteger(TokenReader& reader, absl::string_view what, int64_t* o
 
 absl::StatusOr<TaskGraph> ParseScotchGraph(absl::string_view text, const std::string& source) {
   TokenReader reader(text, source);
+  if (absl::string_view first; !TokenReader(text, source).Next(&first)) {
+    return EmptyGraphError(source);  // only blanks: Scotch files have no comments
+  }
   int64_t version = 0;
   if (absl::Status s = NextInteger(reader, "the version number (0)", &version); !s.ok()) return s;
   if (version != 0) {

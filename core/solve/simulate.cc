@@ -23,6 +23,7 @@ std::optional<RequestError> CheckSimulateRequest(const SimulateRequest& request)
   if (request.allocation == nullptr) {
     return Problem("allocation", absl::InvalidArgumentError("no allocation"));
   }
+  if (auto bad = CheckGraphHasTasks(*request.graph)) return bad;
   if (request.iterations < 1 || request.iterations > kMaxSimulatedIterations) {
     return Problem("iterations",
                    absl::InvalidArgumentError(absl::StrCat("must be 1 to ", kMaxSimulatedIterations,

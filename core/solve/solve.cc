@@ -20,7 +20,7 @@ std::optional<RequestError> CheckProblem(const TaskGraph* graph, const Allocatio
   if (allocation == nullptr) {
     return Problem("allocation", absl::InvalidArgumentError("no allocation"));
   }
-  return std::nullopt;
+  return CheckGraphHasTasks(*graph);
 }
 
 std::optional<RequestError> CheckBalance(const TaskGraph& graph, const Allocation& allocation,
@@ -45,6 +45,11 @@ BalanceInput BalanceRequest::Input(const TaskGraph& graph, const Allocation& all
   input.fixed = std::span<const bool>(fixed.get(), num_fixed);
   input.background_load = background_load;
   return input;
+}
+
+std::optional<RequestError> CheckGraphHasTasks(const TaskGraph& graph) {
+  if (graph.num_tasks() > 0) return std::nullopt;
+  return Problem("graph", absl::InvalidArgumentError("the graph is empty: no tasks"));
 }
 
 std::optional<RequestError> CheckSolveOptions(const SolveRequest& request) {

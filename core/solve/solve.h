@@ -73,6 +73,10 @@ struct RequestError {
   std::string field;
   absl::Status status;
 };
+// A request's graph has at least one task: else field "graph", InvalidArgument "the
+// graph is empty: no tasks" (the graph readers' words, core/io/graph_format.h).
+// Part of CheckSolveRequest, CheckEvaluateRequest and CheckSimulateRequest.
+std::optional<RequestError> CheckGraphHasTasks(const TaskGraph& graph);
 // CheckSolveOptions: what needs no graph (the algorithm, the options, no initial
 // mapping with balance), so an edge can refuse a request before it builds one.
 // CheckSolveRequest: that, then the graph and allocation (the balance inputs).

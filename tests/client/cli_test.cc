@@ -2,6 +2,7 @@
 #include <dirent.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -192,6 +193,100 @@ TEST(CliTest, UserErrorsExitOneWithOneLine) {
   ExpectUserError("map --local --machine mesh:8x8 --nodes @" + node_file + " --graph " + graph,
                   "nodes.txt:3");
   ExpectUserError("gen stencil2d-5 --dims 4x4x4", "dims");
+}
+
+// A graph without a task, in any format, is refused by every command that reads one
+// with one line naming the file; declared tasks without edges are a job.
+TEST(CliTest, EmptyGraphsInEveryFormatAreRefusedNamingTheFile) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"empty.mtx", ""},
+      {"comments.mtx", "%%MatrixMarket matrix coordinate integer general\n% nothing\n"},
+      {"zero.mtx", "%%MatrixMarket matrix coordinate integer general\n0 0 0\n"},
+      {"empty.graph", ""},
+      {"comments.graph", "% nothing\n\n"},
+      {"zero.graph", "0 0\n"},
+      {"empty.grf", ""},
+      {"blank.grf", "\n \n"},
+      {"zero.grf", "0\n0 0\n0 000\n"},
+      {"empty.edgelist", ""},
+      {"comments.edgelist", "# nothing\n"},
+      {"zero.edgelist", "# tasks: 0\n"},
+      {"empty.csv", ""},
+      {"comments.csv", "# nothing\n"},
+      {"header.csv", "a,b,c\n"},
+  };
+  const std::string perm = kTmp + "/empty_graph_one.perm";
+  WriteFile(perm, "0\n");
+  for (const auto& [name, text] : files) {
+    SCOPED_TRACE(name);
+    const std::string path = kTmp + "/empty_graph_" + name;
+    WriteFile(path, text);
+    const std::string message = "hopmap: " + path + ": the graph is empty: no tasks\n";
+    const std::string problem = " --local --machine torus:2x2 --graph " + path;
+    for (const std::string& command :
+         {"map" + problem + " --format perm", "map" + problem,
+          "eval" + problem + " --mapping " + perm, "simulate" + problem,
+          "draw" + problem + " --mapping " + perm + " -o " + kTmp + "/empty_graph.svg",
+          "analyze --local --graph " + path, "convert " + path + " --to mm"}) {
+      const auto r = RunHopmap(command);
+      EXPECT_EQ(r.exit_code, 1) << command;
+      EXPECT_EQ(r.err, message) << command;
+      EXPECT_EQ(r.out, "") << command;
+    }
+  }
+  // Five declared tasks without traffic: a job of 5 isolated tasks.
+  const std::string idle = kTmp + "/idle5.edgelist";
+  WriteFile(idle, "# tasks: 5\n");
+  const auto r = RunHopmap("map --local --machine torus:2x2:cores=2 --graph " + idle +
+                           " --format perm --algorithm in-order");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0\n1\n2\n3\n4\n");
+  // The other files a command reads refuse empty input too.
+  const std::string graph = kData + "/commgraphs/cnca_minimd_64.edgelist";
+  const std::string empty = kTmp + "/empty_input.txt";
+  WriteFile(empty, "# nothing\n");
+  ExpectUserError("eval --local --machine mesh:8x8 --graph " + graph + " --mapping " + empty,
+                  empty + ": the mapping is empty");
+  ExpectUserError("map --local --machine mesh:8x8 --graph " + graph + " --balance --loads " + empty,
+                  empty + ": no load values in the file");
+}
+
+// A missing, mistyped or asked-for subcommand: named, with the nearest one.
+TEST(CliTest, SubcommandIsNamedWhenMissingOrMistyped) {
+  const auto check = [](const std::string& args, const std::string& err) {
+    const auto r = RunHopmap(args);
+    EXPECT_EQ(r.exit_code, 1) << args;
+    EXPECT_EQ(r.err, err) << args;
+    EXPECT_EQ(r.out, "") << args;
+  };
+  check("maps", "hopmap: unknown subcommand 'maps'; did you mean 'map'? (see hopmap --help)\n");
+  check("MAP", "hopmap: unknown subcommand 'MAP'; did you mean 'map'? (see hopmap --help)\n");
+  check("drwa --local",
+        "hopmap: unknown subcommand 'drwa'; did you mean 'draw'? (see hopmap --help)\n");
+  check("sim", "hopmap: unknown subcommand 'sim'; did you mean 'simulate'? (see hopmap --help)\n");
+  check("machine",
+        "hopmap: unknown subcommand 'machine'; did you mean 'machines'? (see hopmap --help)\n");
+  check("help maps",
+        "hopmap: unknown subcommand 'maps'; did you mean 'map'? (see hopmap --help)\n");
+  check("xyzzy",
+        "hopmap: unknown subcommand 'xyzzy'; the subcommands are: map, eval, draw, simulate, "
+        "analyze, gen, convert, machines, algorithms, qap (see hopmap --help)\n");
+  check("",
+        "hopmap: a subcommand is required: map, eval, draw, simulate, analyze, gen, convert, "
+        "machines, algorithms, qap (see hopmap --help)\n");
+
+  // `hopmap help` is `hopmap --help`, `hopmap help map` is `hopmap map --help`.
+  const auto help = RunHopmap("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("hopmap help SUBCOMMAND"));
+  const auto help_word = RunHopmap("help");
+  EXPECT_EQ(help_word.exit_code, 0) << help_word.err;
+  EXPECT_EQ(help_word.out, help.out);
+  const auto map_help = RunHopmap("map --help");
+  const auto help_map = RunHopmap("help map");
+  EXPECT_EQ(help_map.exit_code, 0) << help_map.err;
+  EXPECT_EQ(help_map.out, map_help.out);
+  EXPECT_THAT(help_map.out, HasSubstr("--algorithm"));
 }
 
 TEST(CliTest, NodeFileAndHostlistSelectTheSameAllocation) {

@@ -12,6 +12,7 @@ namespace hopmap::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 void ExpectOneLineError(const std::string& args, const std::string& message) {
   const RunResult r = RunHopmap(args);
@@ -79,6 +80,20 @@ TEST_F(DrawCliTest, BadInputIsOneLine) {
   ExpectOneLineError("map" + problem_ + " --draw " + dir_ + "/x.svg --draw-what nope",
                      "unknown picture 'nope'");
   EXPECT_EQ(FileSize(dir_ + "/x.svg"), -1);
+}
+
+// draw runs here: neither --local nor --server (nor $HOPMAP_SERVER) is needed.
+TEST_F(DrawCliTest, DrawsWithoutLocalOrServer) {
+  const std::string out = dir_ + "/no_local.svg";
+  const RunResult r = RunShell("env -u HOPMAP_SERVER " + std::string(HOPMAP_CLI) +
+                               " draw --machine torus:4x4x2:cores=4 --graph " + graph_ +
+                               " --mapping " + perm_ + " -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_GT(FileSize(out), 1000) << out;
+  const RunResult help = RunHopmap("draw --help");
+  EXPECT_THAT(help.out, Not(HasSubstr("is required")));
+  EXPECT_THAT(help.out, HasSubstr("only its catalog knows"));
 }
 
 TEST_F(DrawCliTest, HelpNamesThePictures) {

@@ -334,6 +334,14 @@ TEST(ServiceTest, BadMapRequests) {
        },
        grpc::StatusCode::INVALID_ARGUMENT,
        {"graph.edge[1]", "negative weight -5"}},
+      {"a CSR graph of zero tasks",
+       [](v1::MapRequest& r) { *r.mutable_graph() = RingCsr(0); },
+       grpc::StatusCode::INVALID_ARGUMENT,
+       {"graph: the graph is empty: no tasks"}},
+      {"no graph",
+       [](v1::MapRequest& r) { r.clear_graph(); },
+       grpc::StatusCode::INVALID_ARGUMENT,
+       {"graph.num_tasks", "required"}},
       {"more tasks than slots",
        [](v1::MapRequest& r) { *r.mutable_graph() = RingCsr(20); },
        grpc::StatusCode::INVALID_ARGUMENT,
@@ -707,6 +715,13 @@ TEST(ServiceTest, EvaluateMeasuresTheGivenMapping) {
   request.set_busiest_links(-1);
   grpc::ClientContext context4;
   EXPECT_CODE(h.stub().Evaluate(&context4, request, &reply), INVALID_ARGUMENT, "busiest_links");
+  // A graph of zero tasks (and so no mapping) is no job to measure.
+  request.set_busiest_links(0);
+  *request.mutable_graph() = RingCsr(0);
+  request.clear_slot_of_task();
+  grpc::ClientContext context5;
+  EXPECT_CODE(h.stub().Evaluate(&context5, request, &reply), INVALID_ARGUMENT,
+              "graph: the graph is empty: no tasks");
 }
 
 TEST(ServiceTest, AnalyzeGivesBasicStatistics) {
@@ -737,6 +752,10 @@ TEST(ServiceTest, AnalyzeGivesBasicStatistics) {
   request.mutable_graph()->set_edge_u(0, 7);
   grpc::ClientContext context2;
   EXPECT_CODE(h.stub().Analyze(&context2, request, &reply), INVALID_ARGUMENT, "graph.edge[0]");
+  *request.mutable_graph() = RingCsr(0);
+  grpc::ClientContext context3;
+  EXPECT_CODE(h.stub().Analyze(&context3, request, &reply), INVALID_ARGUMENT,
+              "graph: the graph is empty: no tasks");
 }
 
 TEST(ServiceTest, MapStreamSendsProgressThenExactlyOneResult) {

@@ -179,6 +179,14 @@ TEST(SimGridTest, AMachineWithoutLinksOrAWrongMappingIsRefused) {
   std::optional<RequestError> bad = CheckSimulateRequest(request);
   ASSERT_TRUE(bad.has_value());
   EXPECT_EQ(bad->field, "iterations");
+  // A graph of zero tasks: nothing to simulate.
+  const TaskGraph empty = MustBuild(0, {});
+  request.graph = &empty;
+  request.iterations = 1;
+  bad = CheckSimulateRequest(request);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "graph");
+  EXPECT_EQ(bad->status.message(), "the graph is empty: no tasks");
 }
 
 TEST(SimGridTest, TheWorkerRefusesABrokenModelWithOneLine) {

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/graph/task_graph.h"
@@ -188,6 +189,8 @@ TEST(MatrixMarketTest, ErrorsNameFileAndLine) {
               AllOf(StartsWith("a.mtx:1: "), HasSubstr("not a Matrix Market file")));
   EXPECT_THAT(ParseError("%%MatrixMarket matrix coordinate\n", mm, "a.mtx"),
               StartsWith("a.mtx:1: the header has 2 words"));
+  EXPECT_THAT(ParseError("%%MatrixMarket\n", mm, "a.mtx"),
+              StartsWith("a.mtx:1: the header has 0 words"));
   // Not square, after a comment line.
   EXPECT_THAT(ParseError("%%MatrixMarket matrix coordinate integer general\n% c\n3 4 1\n1 2 1\n",
                          mm, "b.mtx"),
@@ -225,9 +228,10 @@ TEST(MatrixMarketTest, ErrorsNameFileAndLine) {
   EXPECT_THAT(ParseError("%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 1\n2 3 1\n",
                          mm, "e.mtx"),
               AllOf(StartsWith("e.mtx: "), HasSubstr("declares 3 entries"), HasSubstr("after 2")));
-  EXPECT_THAT(ParseError("%%MatrixMarket matrix coordinate integer general\n% only comments\n", mm,
-                         "e.mtx"),
-              AllOf(StartsWith("e.mtx: "), HasSubstr("missing the size line")));
+  // The banner and comments only: no matrix (EmptyGraphTest has the other empty files).
+  EXPECT_EQ(ParseError("%%MatrixMarket matrix coordinate integer general\n% only comments\n", mm,
+                       "e.mtx"),
+            "e.mtx: the graph is empty: no tasks");
 }
 
 TEST(MatrixMarketTest, HostileSizeLineIsRejectedBeforeAllocating) {
@@ -324,8 +328,8 @@ TEST(MetisTest, ErrorsNameFileAndLine) {
   EXPECT_THAT(ParseError("3 1 012\n", metis, "e.graph"),
               AllOf(StartsWith("e.graph:1: "), HasSubstr("fmt '012'")));
   EXPECT_THAT(ParseError("3\n", metis, "e.graph"), StartsWith("e.graph:1: the header"));
-  EXPECT_THAT(ParseError("% only a comment\n", metis, "e.graph"),
-              AllOf(StartsWith("e.graph: "), HasSubstr("missing the METIS header")));
+  EXPECT_EQ(ParseError("% only a comment\n", metis, "e.graph"),
+            "e.graph: the graph is empty: no tasks");
   EXPECT_THAT(ParseError("3 2 010 2\n5\n1 1 1 3\n1 1 2\n", metis, "f.graph"),
               AllOf(StartsWith("f.graph:2: "), HasSubstr("2 vertex weight(s)")));
   EXPECT_THAT(ParseError("2 1 010\n-5 2\n1 1\n", metis, "f.graph"),
@@ -458,7 +462,9 @@ TEST(EdgeListTest, TaskCountFromMaxIdOrVerticesComment) {
   // "tasks" inside another word or without a number is not a declaration.
   const TaskGraph k = MustParse("# subtasks: 9\n# tasks: many\n0 1\n", GraphFormat::kEdgeList);
   EXPECT_EQ(k.num_tasks(), 2);
-  EXPECT_EQ(MustParse("", GraphFormat::kEdgeList).num_tasks(), 0);
+  // No line declares or names a task: no job (EmptyGraphTest).
+  EXPECT_EQ(ParseError("", GraphFormat::kEdgeList, "e.edges"),
+            "e.edges: the graph is empty: no tasks");
 }
 
 // Found by fuzz_graph_edgelist: without a declared count, one large id asked for
@@ -631,6 +637,59 @@ TEST(RoundTripTest, WritersProduceTheDocumentedText) {
                     HasSubstr("\n3 3 2\n1 1 4\n1 3 3\n")));
   EXPECT_THAT(FormatGraph(*g, GraphFormat::kMetis), HasSubstr("\n3 1 001\n3 3\n\n1 3\n"));
   EXPECT_EQ(FormatGraph(*g, GraphFormat::kScotch), "0\n3\t2\n0\t010\n1\t3 2\n0\n1\t3 0\n");
+}
+
+// ---------------------------------------------------------------- empty graphs
+
+// A job has at least one task: every format refuses a text without one with the same
+// message, whether the file is empty, holds only blank and comment lines, or has a
+// header of 0 tasks.
+TEST(EmptyGraphTest, EveryFormatRefusesAGraphWithoutTasks) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::vector<std::pair<GraphFormat, std::vector<std::string>>> cases = {
+      {GraphFormat::kMatrixMarket,
+       {"", "\n\n", "  \r\n\t\n", bom, "% only a comment\n",
+        "%%MatrixMarket matrix coordinate integer general\n",
+        "%%MatrixMarket matrix coordinate integer general\n% c\n\n",
+        "%%MatrixMarket matrix coordinate integer general\n0 0 0\n",
+        "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n0 0 0\n"}},
+      {GraphFormat::kMetis, {"", "\n\n", bom, "% c\n", "%c\n\n  % d\n", "0 0\n", "% c\n0 0 001\n"}},
+      {GraphFormat::kScotch, {"", "\n\n", " \t\r\n", bom, "0\n0 0\n0 000\n", "0 0 0 1 010"}},
+      {GraphFormat::kEdgeList,
+       {"", "\n\n", bom, "# a comment\n", "# tasks: 0\n", "# vertices=0\n\n",
+        "# tasks: 0\n# tasks: 0\n"}},
+      {GraphFormat::kDense, {"", "\n\n", bom, "# a comment\n\n", "a,b,c\n", "# c\nname\n"}},
+  };
+  for (const auto& [format, texts] : cases) {
+    for (const std::string& text : texts) {
+      SCOPED_TRACE(GraphFormatName(format) + ": '" + text + "'");
+      EXPECT_EQ(ParseError(text, format, "z.in"), "z.in: the graph is empty: no tasks");
+    }
+  }
+}
+
+TEST(EmptyGraphTest, TasksWithoutTrafficAreAJob) {
+  // Declared tasks without edges: isolated tasks, a real (if idle) job.
+  EXPECT_EQ(MustParse("# tasks: 5\n", GraphFormat::kEdgeList).num_tasks(), 5);
+  EXPECT_EQ(MustParse("# vertices=2\n# no edges\n", GraphFormat::kEdgeList).num_tasks(), 2);
+  EXPECT_EQ(MustParse("%%MatrixMarket matrix coordinate integer general\n1 1 0\n",
+                      GraphFormat::kMatrixMarket)
+                .num_tasks(),
+            1);
+  EXPECT_EQ(MustParse("2 0\n\n\n", GraphFormat::kMetis).num_tasks(), 2);
+  EXPECT_EQ(MustParse("0\n3 0\n0 000\n0\n0\n0\n", GraphFormat::kScotch).num_tasks(), 3);
+  EXPECT_EQ(MustParse("0\n", GraphFormat::kDense).num_tasks(), 1);
+}
+
+TEST(EmptyGraphTest, ZeroByteFilesAreRefusedNamingTheFile) {
+  for (const std::string name : {"io_test_empty.mtx", "io_test_empty.graph", "io_test_empty.grf",
+                                 "io_test_empty.edgelist", "io_test_empty.csv"}) {
+    const std::string path = WriteTemp(name, "");
+    absl::StatusOr<TaskGraph> g = ReadGraph(path);
+    ASSERT_FALSE(g.ok()) << name;
+    EXPECT_EQ(g.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(g.status().message(), path + ": the graph is empty: no tasks");
+  }
 }
 
 // ---------------------------------------------------------------- files

@@ -55,6 +55,9 @@ TEST(ParseMappingTest, Errors) {
 
   EXPECT_EQ(MappingError("").message(), "src: the mapping is empty");
   EXPECT_EQ(MappingError("# nothing\n\n").message(), "src: the mapping is empty");
+  EXPECT_EQ(MappingError(" \n\t\n").message(), "src: the mapping is empty");
+  EXPECT_EQ(MappingError(R"({"slot_of_task": []})").message(),
+            "src: the mapping is empty (\"slot_of_task\": [])");
 }
 
 TEST(ParseMappingTest, MissingFile) {

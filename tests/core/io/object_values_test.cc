@@ -45,6 +45,19 @@ TEST(ObjectValuesTest, ErrorsNameTheFileLineAndObject) {
             "'-1'");
 }
 
+TEST(ObjectValuesTest, EmptyFilesAreRefusedNamingTheFile) {
+  for (const std::string text : {"", "\n  \n", "# only a comment\n"}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(ParseLoads(text, "l.txt").status().message(), "l.txt: no load values in the file");
+    EXPECT_EQ(ParseStateBytes(text, "b.txt").status().message(),
+              "b.txt: no state bytes values in the file");
+    EXPECT_EQ(ParseFixedFlags(text, "f.txt").status().message(),
+              "f.txt: no fixed flag values in the file");
+    EXPECT_EQ(ParseBackgroundLoads(text, "bg.txt").status().message(),
+              "bg.txt: no background load values in the file");
+  }
+}
+
 TEST(ObjectValuesTest, ReadsFixedFlagsAndBackgroundLoads) {
   absl::StatusOr<std::vector<uint8_t>> fixed = ParseFixedFlags("1\n0 # moves\n1\n", "f.txt");
   ASSERT_TRUE(fixed.ok()) << fixed.status();

@@ -93,6 +93,33 @@ TEST(SolveTest, RequestErrorsNameTheField) {
   EXPECT_EQ(bad->field, "graph");
 }
 
+// A graph of zero tasks is no job, whoever built it (hopmapd takes CSR with xadj
+// = {0}): refused before any mapper or balancer sees it, field "graph".
+TEST(SolveTest, AGraphWithoutTasksIsRefused) {
+  const TaskGraph empty = *TaskGraphBuilder(0).Build();
+  const Allocation allocation = WholeTorus({2, 2}, 1);
+  for (const bool balance : {false, true}) {
+    SCOPED_TRACE(balance);
+    SolveRequest request = Request(empty, allocation, balance ? "partition" : "auto");
+    if (balance) request.balance.emplace();
+    std::optional<RequestError> bad = CheckSolveRequest(request);
+    ASSERT_TRUE(bad.has_value());
+    EXPECT_EQ(bad->field, "graph");
+    EXPECT_EQ(bad->status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(bad->status.message(), "the graph is empty: no tasks");
+    EXPECT_EQ(Solve(request).status(), bad->status);
+  }
+  EvaluateRequest evaluate;
+  evaluate.graph = &empty;
+  evaluate.allocation = &allocation;
+  std::optional<RequestError> bad = CheckEvaluateRequest(evaluate);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "graph");
+  EXPECT_EQ(bad->status.message(), "the graph is empty: no tasks");
+  EXPECT_EQ(Evaluate(evaluate).status(), bad->status);
+  EXPECT_FALSE(CheckGraphHasTasks(*TaskGraphBuilder(1).Build()).has_value());
+}
+
 TEST(SolveTest, InitialMappingIsTheRequestsOwn) {
   const TaskGraph graph = Generate("stencil2d-5", {4, 4});
   const Allocation allocation = WholeTorus({4, 4}, 1);
