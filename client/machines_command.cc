@@ -144,15 +144,20 @@ absl::Status WriteMachineList(const std::vector<v1::MachineSummary>& machines,
     j["machines"] = std::move(list);
     return WriteOutput("", j.dump(2) + "\n");
   }
-  std::string text = absl::StrFormat("%-15s %-28s %7s %5s  ", "NAME", "SPEC", "NODES", "CORES");
-  if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", "ORIGIN"));
-  absl::StrAppend(&text, "DESCRIPTION\n");
+  // Columns as wide as their widest cell, every cell left-aligned: a long spec
+  // pushes the columns after it right, and each value still starts under its header.
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string>& header = rows.emplace_back();
+  header = {"NAME", "SPEC", "NODES", "CORES"};
+  if (origin_column) header.push_back("ORIGIN");
+  header.push_back("DESCRIPTION");
   for (const v1::MachineSummary& m : machines) {
-    absl::StrAppend(&text, absl::StrFormat("%-15s %-28s %7d %5d  ", m.name(), m.spec(),
-                                           m.num_nodes(), m.cores_per_node()));
-    if (origin_column) absl::StrAppend(&text, absl::StrFormat("%-7s  ", m.origin()));
-    absl::StrAppend(&text, m.description(), "\n");
+    std::vector<std::string>& row = rows.emplace_back();
+    row = {m.name(), m.spec(), absl::StrCat(m.num_nodes()), absl::StrCat(m.cores_per_node())};
+    if (origin_column) row.push_back(m.origin());
+    row.push_back(m.description());
   }
+  const std::string text = FormatTable(rows);
   return WriteOutput("", text);
 }
 
