@@ -9,6 +9,9 @@ namespace {
 
 // Frame labels are drawn where they fit and are not too many to read.
 constexpr size_t kMaxLabelledFrames = 400;
+// A label's height and descent as shares of its font size (DejaVu Sans: ascenders
+// 0.76, descenders 0.24), and the smallest size drawn.
+constexpr double kLabelHeight = 1.0, kLabelDescent = 0.24, kMinLabelSize = 6.5;
 // Above this many marks (a cell is up to three: ground, fill, halves) a link
 // panel's cells are one raster layer.
 constexpr size_t kMaxVectorMarks = 8000;
@@ -22,17 +25,33 @@ void DrawFrames(const Canvas& canvas, const MachineLayout& layout, const View& v
   for (const Frame& f : layout.frames) {
     const double w = f.rect.w * view.scale, h = f.rect.h * view.scale;
     canvas.StrokeRect(view.X(f.rect.x), view.Y(f.rect.y), w, h, kFrame, f.depth == 0 ? 1.0 : 0.6);
-    const double size = f.depth == 0 ? 10 : 8.5;
-    if (per_depth[f.depth] <= kMaxLabelledFrames && h >= 3 * size &&
-        canvas.TextWidth(f.label, size) + 4 <= w) {
-      canvas.Text(view.X(f.rect.x) + 2, view.Y(f.rect.y) - 2, f.label, size, kFrame);
-    }
+    if (per_depth[f.depth] > kMaxLabelledFrames) continue;
+    // The label in the room above the box: smaller where the room is short, none
+    // below a readable size.
+    const double size =
+        std::min(f.depth == 0 ? 10.0 : 8.5, (f.label_room * view.scale - 2) / kLabelHeight);
+    if (size < kMinLabelSize || h < 3 * size || canvas.TextWidth(f.label, size) + 4 > w) continue;
+    canvas.Text(view.X(f.rect.x) + 2, view.Y(f.rect.y) - 1 - kLabelDescent * size, f.label, size,
+                kFrame);
   }
 }
 
 bool Dark(const Rgb& c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b < 0.5; }
 
 }  // namespace
+
+std::vector<double> JobNodeColours(int32_t num_positions,
+                                   std::span<const int32_t> position_of_task) {
+  std::vector<double> colour(static_cast<size_t>(std::max(num_positions, 0)), -1);
+  for (int32_t p : position_of_task) colour[static_cast<size_t>(p)] = 0;
+  int32_t used = 0;
+  for (double c : colour) used += c >= 0;
+  int32_t rank = 0;
+  for (double& c : colour) {
+    if (c >= 0) c = used > 1 ? static_cast<double>(rank++) / (used - 1) : 0;
+  }
+  return colour;
+}
 
 View FitLayout(const MachineLayout& layout, double x, double y, double w, double h) {
   View view;
