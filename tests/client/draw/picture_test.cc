@@ -369,6 +369,22 @@ TEST(SimulationBarsTest, LongSpecsAndPathsStayOnThePage) {
       << "something is cut at the right edge";
 }
 
+// draw's title wraps: a long job name (a path) leaves the right margin blank.
+TEST(PictureTitleTest, ALongJobNameWraps) {
+  Job job = MakeJob(Torus(), {8, 4});
+  const std::string name =
+      "/home/someone/projects/a_deep/directory/structure/of_recorded_runs/"
+      "a_halo_exchange_recorded_with_the_profiler_on_32_ranks_at_the_end_of_the_week.edgelist";
+  DrawJob draw{&job.graph, &*job.allocation, job.mapping, name};
+  for (What what : {What::kPlacement, What::kLinks, What::kHops, What::kCompare}) {
+    DrawOptions options;
+    options.what = what;
+    const std::string png = absl::StrCat(Dir(), "/long_title_", WhatName(what), ".png");
+    ASSERT_TRUE(DrawPicture(draw, options, png).ok());
+    EXPECT_EQ(InkInColumns(png, 1400 - 16, 1400), 0) << png << ": cut at the right edge";
+  }
+}
+
 TEST(JobNodeColoursTest, ASmallJobOnABigMachineSpansTheScale) {
   // 64 tasks, 24 per node, on the first 3 nodes of a 5760-node allocation, and
   // 5 tasks one per node, spread out.
