@@ -1,5 +1,6 @@
 #include "client/cli_common.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -185,6 +186,45 @@ absl::Status WriteOutput(const std::string& path, const std::string& text) {
     return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename into place"));
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+// Characters of UTF-8 text: every byte but continuation bytes (10xxxxxx).
+size_t DisplayWidth(const std::string& text) {
+  size_t width = 0;
+  for (const char c : text) width += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return width;
+}
+
+}  // namespace
+
+std::string FormatTable(const std::vector<std::vector<std::string>>& rows,
+                        const std::vector<bool>& right_aligned) {
+  std::vector<size_t> width;
+  for (const std::vector<std::string>& row : rows) {
+    if (width.size() < row.size()) width.resize(row.size(), 0);
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], DisplayWidth(row[c]));
+  }
+  std::string text;
+  for (const std::vector<std::string>& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool last = c + 1 == width.size();
+      const std::string pad(width[c] - DisplayWidth(row[c]), ' ');
+      if (c > 0) line += "  ";
+      if (c < right_aligned.size() && right_aligned[c]) {
+        line += pad + row[c];
+      } else {
+        line += row[c];
+        if (!last) line += pad;
+      }
+    }
+    // A row shorter than the table, or an empty last cell, leaves no trailing blanks.
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    text += line + "\n";
+  }
+  return text;
 }
 
 }  // namespace hopmap::cli

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
@@ -78,6 +79,13 @@ void PrintWarnings(const Machine& machine);
 // Writes text to `path` (written to a temporary file and renamed), or stdout if
 // path is empty or "-".
 absl::Status WriteOutput(const std::string& path, const std::string& text);
+
+// A text table for people: each column as wide as its widest cell (the header row
+// included), two spaces between columns, cells left-aligned or right-aligned where
+// `right_aligned[column]` is true; the last column is not padded. Widths count
+// characters (UTF-8), not bytes. Every row ends with a newline.
+std::string FormatTable(const std::vector<std::vector<std::string>>& rows,
+                        const std::vector<bool>& right_aligned = {});
 
 }  // namespace hopmap::cli
 

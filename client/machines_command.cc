@@ -129,12 +129,10 @@ absl::Status WriteDescription(const std::string& name, const Machine& m,
 // One listing for the built-in catalog and a daemon's, in the daemon's order (by
 // name), so --local and --server print the same: a table, or
 // {"machines": [{"name", "spec", "nodes", "cores_per_node", "origin", "description"}]}.
-absl::Status WriteMachineList(std::vector<v1::MachineSummary> machines,
-                              const std::string& format) {
-  std::sort(machines.begin(), machines.end(),
-            [](const v1::MachineSummary& a, const v1::MachineSummary& b) {
-              return a.name() < b.name();
-            });
+absl::Status WriteMachineList(std::vector<v1::MachineSummary> machines, const std::string& format) {
+  std::sort(
+      machines.begin(), machines.end(),
+      [](const v1::MachineSummary& a, const v1::MachineSummary& b) { return a.name() < b.name(); });
   if (format == "json") {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const v1::MachineSummary& m : machines) {
@@ -149,15 +147,15 @@ absl::Status WriteMachineList(std::vector<v1::MachineSummary> machines,
     j["machines"] = std::move(list);
     return WriteOutput("", j.dump(2) + "\n");
   }
-  std::string text = absl::StrFormat("%-15s %-28s %7s %5s  ", "NAME", "SPEC", "NODES", "CORES");
-  absl::StrAppend(&text, absl::StrFormat("%-7s  ", "ORIGIN"));
-  absl::StrAppend(&text, "DESCRIPTION\n");
+  // Columns as wide as their widest cell, every cell left-aligned: a long spec
+  // pushes the columns after it right, and each value still starts under its header.
+  std::vector<std::vector<std::string>> rows = {
+      {"NAME", "SPEC", "NODES", "CORES", "ORIGIN", "DESCRIPTION"}};
   for (const v1::MachineSummary& m : machines) {
-    absl::StrAppend(&text, absl::StrFormat("%-15s %-28s %7d %5d  ", m.name(), m.spec(),
-                                           m.num_nodes(), m.cores_per_node()));
-    absl::StrAppend(&text, absl::StrFormat("%-7s  ", m.origin()));
-    absl::StrAppend(&text, m.description(), "\n");
+    rows.push_back({m.name(), m.spec(), absl::StrCat(m.num_nodes()),
+                    absl::StrCat(m.cores_per_node()), m.origin(), m.description()});
   }
+  const std::string text = FormatTable(rows);
   return WriteOutput("", text);
 }
 

@@ -41,28 +41,33 @@ std::string TextReport(const SimulationReport& r, bool mpi) {
   if (mpi) {
     absl::StrAppend(&text, "program    ", absl::StrJoin(r.patterns, " "),
                     " (SMPI; the program's simulated run time)\n\n");
-    absl::StrAppend(&text, absl::StrFormat("%-24s %14s %12s %16s\n", "mapping", "time_s",
-                                           "vs in-order", "hop_bytes"));
+    std::vector<std::vector<std::string>> rows = {
+        {"mapping", "time_s", "vs in-order", "hop_bytes"}};
     for (const SimulationResult& s : r.simulations) {
-      absl::StrAppend(&text, absl::StrFormat("%-24s %14.6g %12.4f %16d\n", s.mapping, s.time_s,
-                                             s.ratio_to_in_order, s.hop_bytes));
+      rows.push_back({s.mapping, absl::StrFormat("%.6g", s.time_s),
+                      absl::StrFormat("%.4f", s.ratio_to_in_order), absl::StrCat(s.hop_bytes)});
     }
+    absl::StrAppend(&text, FormatTable(rows, {false, true, true, true}));
     return text;
   }
   absl::StrAppend(
       &text, absl::StrFormat("traffic    %s, %d messages per iteration, %d iteration%s\n\n",
                              absl::StrJoin(r.patterns, " + "), r.flows_per_iteration, r.iterations,
                              r.iterations == 1 ? "" : "s"));
-  absl::StrAppend(&text, absl::StrFormat("%-24s %14s %12s %16s  %s\n", "mapping", "time_s/iter",
-                                         "vs in-order", "hop_bytes", "busiest link (share)"));
+  // The mapping column as wide as its longest name (mappings are named by their
+  // paths), the numbers right-aligned under their headers.
+  std::vector<std::vector<std::string>> rows = {
+      {"mapping", "time_s/iter", "vs in-order", "hop_bytes", "busiest link (share)"}};
   for (const SimulationResult& s : r.simulations) {
     const std::string busiest =
         s.busiest_link.link < 0
             ? std::string("none (all inside nodes)")
             : absl::StrFormat("%s (%.0f%%)", s.busiest_link.name, 100 * s.busiest_link_share);
-    absl::StrAppend(&text, absl::StrFormat("%-24s %14.6g %12.4f %16d  %s\n", s.mapping, s.time_s,
-                                           s.ratio_to_in_order, s.hop_bytes, busiest));
+    rows.push_back({s.mapping, absl::StrFormat("%.6g", s.time_s),
+                    absl::StrFormat("%.4f", s.ratio_to_in_order), absl::StrCat(s.hop_bytes),
+                    busiest});
   }
+  absl::StrAppend(&text, FormatTable(rows, {false, true, true, true, false}));
   return text;
 }
 

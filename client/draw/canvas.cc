@@ -11,6 +11,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace hopmap::draw {
 namespace {
@@ -82,7 +83,8 @@ absl::StatusOr<std::unique_ptr<Canvas>> Canvas::Open(const std::string& path, do
     return absl::InternalError(absl::StrCat(
         "cannot draw '", path, "': ", cairo_status_to_string(cairo_status(canvas->cr_))));
   }
-  canvas->FillRect(0, 0, width, height, {1, 1, 1});
+  // The whole of a PNG's last, partly covered row and column too: white, not clear.
+  canvas->FillRect(0, 0, std::ceil(width), std::ceil(height), {1, 1, 1});
   return canvas;
 }
 
@@ -139,6 +141,71 @@ double Canvas::Text(double x, double y, absl::string_view text, double size, con
   const std::string s(text);
   cairo_show_text(cr_, s.c_str());
   return w;
+}
+
+double MeasureText(absl::string_view text, double size, bool bold) {
+  // One scratch context per thread, for the process's life (as Cairo's font cache).
+  thread_local cairo_surface_t* const surface =
+      cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+  thread_local cairo_t* const cr = cairo_create(surface);
+  return Canvas(cr, 1, 1).TextWidth(text, size, bold);
+}
+
+namespace {
+
+// The longest prefix of `word` that fits `width`: up to the last break character
+// (':', ',', '/', '=', '+') that fits, else as many characters as fit (at least one,
+// never inside a UTF-8 sequence).
+size_t FittingPrefix(absl::string_view word, double size, double width, bool bold) {
+  size_t fits = 0, last_break = 0;
+  for (size_t i = 1; i <= word.size(); ++i) {
+    if (i < word.size() && (static_cast<unsigned char>(word[i]) & 0xc0) == 0x80) continue;
+    if (MeasureText(word.substr(0, i), size, bold) > width) break;
+    fits = i;
+    if (absl::string_view(":,/=+").find(word[i - 1]) != absl::string_view::npos) last_break = i;
+  }
+  if (last_break > 0) return last_break;
+  if (fits > 0) return fits;
+  size_t one = 1;
+  while (one < word.size() && (static_cast<unsigned char>(word[one]) & 0xc0) == 0x80) ++one;
+  return one;
+}
+
+}  // namespace
+
+std::vector<std::string> WrapText(absl::string_view text, double size, double width, bool bold) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    const std::string joined = line.empty() ? std::string(word) : absl::StrCat(line, " ", word);
+    if (MeasureText(joined, size, bold) <= width) {
+      line = joined;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    line.clear();
+    while (MeasureText(word, size, bold) > width) {
+      const size_t cut = FittingPrefix(word, size, width, bold);
+      lines.emplace_back(word.substr(0, cut));
+      word.remove_prefix(cut);
+    }
+    line = std::string(word);
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
+std::string FitText(absl::string_view text, double size, double width, bool bold) {
+  if (MeasureText(text, size, bold) <= width) return std::string(text);
+  // Drop characters from the front until "..." and the rest fit.
+  size_t from = 0;
+  while (from < text.size()) {
+    ++from;
+    while (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xc0) == 0x80) ++from;
+    const std::string shortened = absl::StrCat("...", text.substr(from));
+    if (MeasureText(shortened, size, bold) <= width) return shortened;
+  }
+  return "...";
 }
 
 void DrawAsRaster(const Canvas& page, double x, double y, double w, double h,

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -69,6 +70,20 @@ class Canvas {
   bool finished_ = false;
   bool borrowed_ = false;
 };
+
+// The width of `text` as a page's TextWidth gives it, measured without a page (on
+// a scratch Cairo context): for sizing a page before it is opened.
+double MeasureText(absl::string_view text, double size, bool bold = false);
+
+// `text` broken into lines no wider than `width`: at spaces, and a word wider than
+// `width` after a ':', ',', '/', '=' or '+' (anywhere as a last resort). Never
+// empty: "" is one empty line.
+std::vector<std::string> WrapText(absl::string_view text, double size, double width,
+                                  bool bold = false);
+
+// `text` when it fits `width`, else "..." and as much of its end as fits (a path
+// keeps its file name, a spec its last fields).
+std::string FitText(absl::string_view text, double size, double width, bool bold = false);
 
 // Calls `draw` on a raster layer covering the page box (x, y, w, h) at 2 pixels
 // per page unit, with the page's coordinates, and paints the layer onto the page.

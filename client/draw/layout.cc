@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
+#include "core/topology/switch_graph.h"
 #include "core/topology/torus.h"
 
 namespace hopmap::draw {
@@ -23,17 +26,26 @@ struct GridLevel {
 
 // The rectangles of every box, depth by depth (depth 0 outermost; the last depth
 // holds the cells, 1 x 1 each), each depth in index order (box j at depth d + 1
-// is child j % count of box j / count at depth d).
+// is child j % count of box j / count at depth d), and above each box that is not
+// a cell the room its label has (label_room[d], in layout units).
 struct NestedGrid {
   double width = 0, height = 0;
   std::vector<std::vector<Rect>> boxes;
+  std::vector<double> label_room;
 };
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// The room above each box of a level with labels, as a share of the box's height:
+// the label is drawn there, clear of the box above (fat tree switches stacked
+// several rows high left their labels no room when rows were as close as columns).
+constexpr double kLabelRoom = 0.16;
+
 NestedGrid LayOutNestedGrid(const std::vector<GridLevel>& levels) {
   const size_t k = levels.size();
-  std::vector<double> w(k, 1), h(k, 1), gap(k, kCellGap), pad(k, 0);
+  // gap: between neighbouring boxes of one row; gap_y: between rows (and, inside a
+  // parent, above its first row), the labels' room; pad: a parent's other sides.
+  std::vector<double> w(k, 1), h(k, 1), gap(k, kCellGap), gap_y(k, kCellGap), pad(k, 0);
   std::vector<int64_t> cols(k, 1);
   for (size_t d = k; d-- > 0;) {
     const bool leaf = d + 1 == k;
@@ -45,8 +57,7 @@ NestedGrid LayOutNestedGrid(const std::vector<GridLevel>& levels) {
       pad[d] = gap[d + 1];
       w[d] =
           2 * pad[d] + static_cast<double>(c) * w[d + 1] + static_cast<double>(c - 1) * gap[d + 1];
-      h[d] = 2 * pad[d] + static_cast<double>(rows) * h[d + 1] +
-             static_cast<double>(rows - 1) * gap[d + 1];
+      h[d] = pad[d] + static_cast<double>(rows) * (gap_y[d + 1] + h[d + 1]);
       gap[d] = std::max(0.5, 0.08 * std::max(w[d], h[d]));
     }
     const int64_t n = levels[d].count;
@@ -59,20 +70,27 @@ NestedGrid LayOutNestedGrid(const std::vector<GridLevel>& levels) {
     } else {
       cols[d] = std::max<int64_t>(1, std::llround(std::ceil(std::sqrt(static_cast<double>(n)))));
     }
+    // Boxes stacked in rows get room for their labels between the rows (and above
+    // the first); one row of them, the gap.
+    if (!leaf) gap_y[d] = n > cols[d] ? std::max(gap[d], kLabelRoom * h[d]) : gap[d];
   }
   NestedGrid grid;
   grid.boxes.resize(k);
+  // Each row of boxes below its room (gap_y: a label's above a box, a cell gap
+  // above a cell); the outermost boxes' first row at the top, its labels above
+  // the layout (the pictures leave a band there).
   const auto place = [&](size_t d, double x0, double y0, int64_t i) {
     const int64_t c = cols[d];
+    const double room = d == 0 ? 0 : gap_y[d];
     return Rect{x0 + static_cast<double>(i % c) * (w[d] + gap[d]),
-                y0 + static_cast<double>(i / c) * (h[d] + gap[d]), w[d], h[d]};
+                y0 + room + static_cast<double>(i / c) * (h[d] + gap_y[d]), w[d], h[d]};
   };
   for (int64_t i = 0; i < levels[0].count; ++i) grid.boxes[0].push_back(place(0, 0, 0, i));
   for (size_t d = 1; d < k; ++d) {
     grid.boxes[d].reserve(grid.boxes[d - 1].size() * static_cast<size_t>(levels[d].count));
     for (const Rect& parent : grid.boxes[d - 1]) {
       for (int64_t i = 0; i < levels[d].count; ++i) {
-        grid.boxes[d].push_back(place(d, parent.x + pad[d - 1], parent.y + pad[d - 1], i));
+        grid.boxes[d].push_back(place(d, parent.x + pad[d - 1], parent.y, i));
       }
     }
   }
@@ -80,15 +98,19 @@ NestedGrid LayOutNestedGrid(const std::vector<GridLevel>& levels) {
     grid.width = std::max(grid.width, r.x + r.w);
     grid.height = std::max(grid.height, r.y + r.h);
   }
+  grid.label_room.assign(gap_y.begin(), gap_y.end());
   return grid;
 }
 
 // Adds the boxes of one depth as frames; returns the index of the first.
-int64_t AddFrames(MachineLayout& layout, const std::vector<Rect>& boxes, int depth,
+int64_t AddFrames(MachineLayout& layout, const NestedGrid& grid, int depth,
                   const std::function<std::string(int64_t)>& label) {
   const int64_t first = static_cast<int64_t>(layout.frames.size());
+  const std::vector<Rect>& boxes = grid.boxes[static_cast<size_t>(depth)];
   for (size_t i = 0; i < boxes.size(); ++i) {
-    layout.frames.push_back({boxes[i], label(static_cast<int64_t>(i)), depth});
+    const double room = depth == 0 && boxes[i].y == 0 ? kRoomAboveLayout
+                                                      : grid.label_room[static_cast<size_t>(depth)];
+    layout.frames.push_back({boxes[i], label(static_cast<int64_t>(i)), depth, room});
   }
   return first;
 }
@@ -122,7 +144,7 @@ MachineLayout TorusLayout(const TorusMachine& torus, int64_t max_cells) {
 
   MachineLayout layout;
   NestedGrid grid = LayOutNestedGrid({{slices, 0}, {cx * cy, cx}});
-  AddFrames(layout, grid.boxes[0], 0, [&](int64_t s) {
+  AddFrames(layout, grid, 0, [&](int64_t s) {
     if (n <= 2) return absl::StrCat(names[0], " across", n == 2 ? ", " + names[1] + " down" : "");
     std::vector<std::string> parts;
     for (int i = 2; i < n; ++i) {
@@ -222,9 +244,8 @@ MachineLayout FatTreeLayout(const FatTreeMachine& tree, int64_t max_cells) {
   // Boxes at depth d are the level-(d + 1) switches.
   std::vector<int64_t> frame_first(levels + 1, -1);
   for (int d = 0; d + 1 < kept; ++d) {
-    frame_first[d + 1] = AddFrames(layout, grid.boxes[d], d, [d](int64_t j) {
-      return absl::StrCat("L", d + 1, " switch ", j);
-    });
+    frame_first[d + 1] = AddFrames(
+        layout, grid, d, [d](int64_t j) { return absl::StrCat("L", d + 1, " switch ", j); });
   }
   SetCells(layout, std::move(grid));
   layout.aggregated = kept < levels;
@@ -286,11 +307,11 @@ MachineLayout DragonflyLayout(const DragonflyMachine& df, int64_t max_cells) {
   NestedGrid grid = LayOutNestedGrid(grid_levels);
   int64_t router_frames = -1;
   if (kept >= 2) {
-    AddFrames(layout, grid.boxes[0], 0, [](int64_t j) { return absl::StrCat("group ", j); });
+    AddFrames(layout, grid, 0, [](int64_t j) { return absl::StrCat("group ", j); });
   }
   if (kept == 3) {
-    router_frames = AddFrames(layout, grid.boxes[1], 1,
-                              [a](int64_t j) { return absl::StrCat("router ", j % a); });
+    router_frames =
+        AddFrames(layout, grid, 1, [a](int64_t j) { return absl::StrCat("router ", j % a); });
   }
   SetCells(layout, std::move(grid));
   layout.aggregated = kept < 3;
@@ -364,13 +385,12 @@ MachineLayout ChipMeshLayout(const ChipMeshMachine& mesh, int64_t max_cells) {
   NestedGrid grid = LayOutNestedGrid(grid_levels);
   int64_t chip_frames = -1, side_frames = -1;
   if (kept >= 2) {
-    chip_frames = AddFrames(layout, grid.boxes[0], 0, [x](int64_t c) {
-      return absl::StrCat("chip (", c % x, ",", c / x, ")");
-    });
+    chip_frames = AddFrames(
+        layout, grid, 0, [x](int64_t c) { return absl::StrCat("chip (", c % x, ",", c / x, ")"); });
   }
   if (kept == 3) {
-    side_frames = AddFrames(layout, grid.boxes[1], 1,
-                            [](int64_t s) { return s % 2 == 0 ? "left" : "right"; });
+    side_frames =
+        AddFrames(layout, grid, 1, [](int64_t s) { return s % 2 == 0 ? "left" : "right"; });
   }
   SetCells(layout, std::move(grid));
   layout.aggregated = kept < 3;
@@ -438,6 +458,63 @@ MachineLayout ChipMeshLayout(const ChipMeshMachine& mesh, int64_t max_cells) {
   return layout;
 }
 
+// ---- switch graph (graph:, slurm:) ----
+
+// The nodes in boxes by their switch (a node on several switches in its first
+// one's box), each box in node id order; up to max_cells nodes, else nullopt.
+std::optional<MachineLayout> SwitchGraphLayout(const SwitchGraphMachine& machine,
+                                               int64_t max_cells) {
+  const NodeId n = machine.num_nodes();
+  if (n > max_cells) return std::nullopt;
+  std::vector<std::vector<NodeId>> nodes_of_switch(static_cast<size_t>(machine.num_switches()));
+  for (NodeId v = 0; v < n; ++v) nodes_of_switch[machine.SwitchesOfNode(v).front()].push_back(v);
+  std::vector<int32_t> switches;  // those with nodes, in switch order
+  int64_t widest = 1;
+  for (int32_t s = 0; s < machine.num_switches(); ++s) {
+    if (nodes_of_switch[s].empty()) continue;
+    switches.push_back(s);
+    widest = std::max<int64_t>(widest, static_cast<int64_t>(nodes_of_switch[s].size()));
+  }
+  // Every box as big as the largest; a box holds only its switch's nodes.
+  NestedGrid grid = LayOutNestedGrid({{static_cast<int64_t>(switches.size()), 0}, {widest, 0}});
+  MachineLayout layout;
+  AddFrames(layout, grid, 0, [&](int64_t j) { return machine.switch_name(switches[j]); });
+  layout.width = grid.width;
+  layout.height = grid.height;
+  layout.cell_of_node.resize(n);
+  for (size_t j = 0; j < switches.size(); ++j) {
+    for (size_t i = 0; i < nodes_of_switch[switches[j]].size(); ++i) {
+      layout.cell_of_node[nodes_of_switch[switches[j]][i]] =
+          static_cast<int32_t>(layout.cells.size());
+      layout.cells.push_back(grid.boxes[1][j * static_cast<size_t>(widest) + i]);
+    }
+  }
+  layout.cell_note = "one node";
+  auto cell_of_link = std::make_shared<std::vector<std::pair<int32_t, int>>>(
+      static_cast<size_t>(machine.num_links()), std::pair<int32_t, int>{-1, 0});
+  for (NodeId v = 0; v < n; ++v) {
+    for (const auto& [up, down] : machine.NodeLinks(v)) {
+      (*cell_of_link)[up] = {layout.cell_of_node[v], 0};
+      (*cell_of_link)[down] = {layout.cell_of_node[v], 1};
+    }
+  }
+  layout.mark_of_link = [cell_of_link](int64_t link) {
+    LinkMark mark;
+    const auto [cell, half] = (*cell_of_link)[static_cast<size_t>(link)];
+    if (cell < 0) return mark;  // switch to switch: listed
+    mark.kind = LinkMark::Kind::kCellHalf;
+    mark.index = cell;
+    mark.half = half;
+    return mark;
+  };
+  layout.link_notes.push_back(
+      "cell halves: the node's link up to its switch (left) and down from it (right)");
+  layout.link_notes.push_back(
+      "boxes: the nodes of one switch (a node on several: in its first's box); links between "
+      "switches are listed, not drawn");
+  return layout;
+}
+
 // ---- anything else: nodes in id order ----
 
 MachineLayout PlainLayout(const Machine& machine, int64_t max_cells) {
@@ -452,6 +529,7 @@ MachineLayout PlainLayout(const Machine& machine, int64_t max_cells) {
   layout.cell_of_node.resize(n);
   for (NodeId v = 0; v < n; ++v) layout.cell_of_node[v] = static_cast<int32_t>(v / per_cell);
   layout.mark_of_link = [](int64_t) { return LinkMark{}; };
+  layout.links_drawn = false;
   layout.link_notes.push_back(
       absl::StrCat("the ", std::string(machine.kind()), " model's links are listed, not drawn"));
   return layout;
@@ -472,6 +550,11 @@ MachineLayout BuildLayout(const Machine& machine, int64_t max_cells) {
   }
   if (const auto* mesh = dynamic_cast<const ChipMeshMachine*>(&machine)) {
     return ChipMeshLayout(*mesh, max_cells);
+  }
+  if (const auto* graph = dynamic_cast<const SwitchGraphMachine*>(&machine)) {
+    if (std::optional<MachineLayout> layout = SwitchGraphLayout(*graph, max_cells)) {
+      return *std::move(layout);
+    }
   }
   return PlainLayout(machine, max_cells);
 }

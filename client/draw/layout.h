@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,14 @@ struct Frame {
   Rect rect;
   std::string label;  // drawn when there is room
   int depth = 0;      // 0 for the outermost boxes
+  // The free height above the box (in layout units): its label goes there, clear
+  // of the box above (or of the parent's top). kRoomAboveLayout for the top row of
+  // the outermost boxes: their labels go above the layout, where a picture leaves
+  // a band of kLabelBand points.
+  double label_room = 0;
 };
+inline constexpr double kRoomAboveLayout = std::numeric_limits<double>::infinity();
+inline constexpr double kLabelBand = 14;
 
 // How a directed link's load is shown. Several links may share a mark (an
 // aggregated cell, a router's local links): the mark shows the largest load.
@@ -64,6 +72,8 @@ struct MachineLayout {
   std::vector<Frame> frames;
   bool aggregated = false;  // cells stand for several nodes
   std::string cell_note;    // what one cell is: "one node", "a 4x4x4 block of nodes"
+  // Whether any link has a mark (false: the links are only listed).
+  bool links_drawn = true;
   // What each kind of link mark means, one legend line each.
   std::vector<std::string> link_notes;
   LinkMatrix matrix;

@@ -9,6 +9,11 @@ namespace {
 
 // Frame labels are drawn where they fit and are not too many to read.
 constexpr size_t kMaxLabelledFrames = 400;
+// A label's height and descent as shares of its font size (DejaVu Sans: ascenders
+// 0.76, descenders 0.24), and the smallest size drawn.
+constexpr double kLabelHeight = 1.0, kLabelDescent = 0.24, kMinLabelSize = 6.5;
+// The link bar on top of a box (DrawLinkPanel): 6% of the box's height, 2.5 to 7.
+constexpr double kMinBarHeight = 2.5, kMaxBarHeight = 7.0;
 // Above this many marks (a cell is up to three: ground, fill, halves) a link
 // panel's cells are one raster layer.
 constexpr size_t kMaxVectorMarks = 8000;
@@ -22,17 +27,34 @@ void DrawFrames(const Canvas& canvas, const MachineLayout& layout, const View& v
   for (const Frame& f : layout.frames) {
     const double w = f.rect.w * view.scale, h = f.rect.h * view.scale;
     canvas.StrokeRect(view.X(f.rect.x), view.Y(f.rect.y), w, h, kFrame, f.depth == 0 ? 1.0 : 0.6);
-    const double size = f.depth == 0 ? 10 : 8.5;
-    if (per_depth[f.depth] <= kMaxLabelledFrames && h >= 3 * size &&
-        canvas.TextWidth(f.label, size) + 4 <= w) {
-      canvas.Text(view.X(f.rect.x) + 2, view.Y(f.rect.y) - 2, f.label, size, kFrame);
-    }
+    if (per_depth[f.depth] > kMaxLabelledFrames) continue;
+    // The label in the room above the box: smaller where the room is short, none
+    // below a readable size.
+    // An inner box's room may begin under its parent's link bar (links pictures).
+    const double room = f.label_room * view.scale - (f.depth > 0 ? kMaxBarHeight : 0);
+    const double size = std::min(f.depth == 0 ? 10.0 : 8.5, (room - 2) / kLabelHeight);
+    if (size < kMinLabelSize || h < 3 * size || canvas.TextWidth(f.label, size) + 4 > w) continue;
+    canvas.Text(view.X(f.rect.x) + 2, view.Y(f.rect.y) - 1 - kLabelDescent * size, f.label, size,
+                kFrame);
   }
 }
 
 bool Dark(const Rgb& c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b < 0.5; }
 
 }  // namespace
+
+std::vector<double> JobNodeColours(int32_t num_positions,
+                                   std::span<const int32_t> position_of_task) {
+  std::vector<double> colour(static_cast<size_t>(std::max(num_positions, 0)), -1);
+  for (int32_t p : position_of_task) colour[static_cast<size_t>(p)] = 0;
+  int32_t used = 0;
+  for (double c : colour) used += c >= 0;
+  int32_t rank = 0;
+  for (double& c : colour) {
+    if (c >= 0) c = used > 1 ? static_cast<double>(rank++) / (used - 1) : 0;
+  }
+  return colour;
+}
 
 View FitLayout(const MachineLayout& layout, double x, double y, double w, double h) {
   View view;
@@ -141,12 +163,8 @@ void DrawLinkCells(const Canvas& canvas, const MachineLayout& layout, const View
     const double x = view.X(r.x), y = view.Y(r.y), w = r.w * view.scale, h = r.h * view.scale;
     canvas.FillRect(x, y, w, h, cell_allocated[i] ? Rgb{0.95, 0.95, 0.95} : kNotAllocated);
     if (w >= 3) canvas.StrokeRect(x, y, w, h, kAllocatedEmpty, 0.5);
-    if (loads.cell_fill[i] >= 0) {
-      // Beside segments (a torus's X and Y links) the fill (its other links) is an
-      // inner square, so the segments crossing the cell stay visible.
-      const double inset = loads.segments.empty() ? 0 : 0.3;
-      canvas.FillRect(x + inset * w, y + inset * h, (1 - 2 * inset) * w, (1 - 2 * inset) * h,
-                      LoadColour(loads.cell_fill[i], scale_max));
+    if (loads.cell_fill[i] >= 0 && loads.segments.empty()) {
+      canvas.FillRect(x, y, w, h, LoadColour(loads.cell_fill[i], scale_max));
     }
     if (loads.cell_left[i] >= 0) {
       canvas.FillRect(x, y, w / 2, h, LoadColour(loads.cell_left[i], scale_max));
@@ -159,6 +177,18 @@ void DrawLinkCells(const Canvas& canvas, const MachineLayout& layout, const View
   for (const LinkMarkLoads::Segment& s : loads.segments) {
     canvas.Line(view.X(s.mark.x1), view.Y(s.mark.y1), view.X(s.mark.x2), view.Y(s.mark.y2),
                 LoadColour(s.load, scale_max), line);
+  }
+  if (loads.segments.empty()) return;
+  // Beside segments (a torus's X and Y links) the fill (its other links, Z) is an
+  // inner square on top of them: the segments start under it, and the busiest Z
+  // link is not hidden where they cross.
+  for (size_t i = 0; i < layout.cells.size(); ++i) {
+    if (loads.cell_fill[i] < 0) continue;
+    const Rect& r = layout.cells[i];
+    const double w = 0.4 * r.w * view.scale, h = 0.4 * r.h * view.scale;
+    const double x = view.X(r.x) + 0.3 * r.w * view.scale, y = view.Y(r.y) + 0.3 * r.h * view.scale;
+    canvas.FillRect(x, y, w, h, LoadColour(loads.cell_fill[i], scale_max));
+    if (w >= 6) canvas.StrokeRect(x, y, w, h, Rgb{1, 1, 1}, 0.8);
   }
 }
 
@@ -179,7 +209,7 @@ void DrawLinkPanel(const Canvas& canvas, const MachineLayout& layout, const View
   for (size_t i = 0; i < layout.frames.size(); ++i) {
     const Rect& r = layout.frames[i].rect;
     const double x = view.X(r.x), w = r.w * view.scale;
-    const double bar = std::clamp(r.h * view.scale * 0.06, 2.5, 7.0);
+    const double bar = std::clamp(r.h * view.scale * 0.06, kMinBarHeight, kMaxBarHeight);
     const double y = view.Y(r.y) + 0.5;  // inside the box, clear of its label above
     if (loads.bar_full[i] >= 0)
       canvas.FillRect(x, y, w, bar, LoadColour(loads.bar_full[i], scale_max));

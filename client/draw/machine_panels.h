@@ -4,6 +4,7 @@
 #define HOPMAP_CLIENT_DRAW_MACHINE_PANELS_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "client/draw/canvas.h"
@@ -20,11 +21,18 @@ struct View {
 };
 View FitLayout(const MachineLayout& layout, double x, double y, double w, double h);
 
+// The colour (in [0, 1]) of each of `num_positions` allocation positions: the
+// positions that hold a task, in allocation order, spread evenly from 0 (the first)
+// to 1 (the last), however many nodes the allocation has beside them; -1 for a
+// position without tasks. A small job on a large machine gets the whole scale.
+std::vector<double> JobNodeColours(int32_t num_positions,
+                                   std::span<const int32_t> position_of_task);
+
 // What the placement panel shows of each cell.
 struct CellState {
   bool allocated = false;
   int64_t tasks = 0;
-  double colour = 0;  // in [0, 1]: the allocation position of the cell's first node
+  double colour = 0;  // in [0, 1]: the JobNodeColours of the cell's first node with tasks
 };
 
 // One of the heaviest edges, between the cells of its two tasks.

@@ -53,6 +53,19 @@ HopClasses::HopClasses(int max_hops) : max_hops_(std::max(1, max_hops)) {
   const int classes = std::min(kNumClassColours, max_hops_);
   // Class c starts at 1 + floor(c * max_hops / classes): sizes differ by at most one.
   for (int c = 0; c < classes; ++c) first_.push_back(1 + c * max_hops_ / classes);
+  for (int c = 0; c < classes; ++c) {
+    last_.push_back(c + 1 < classes ? first_[static_cast<size_t>(c) + 1] - 1 : max_hops_);
+  }
+}
+
+HopClasses HopClasses::OfValues(std::vector<int> hops, int max_hops) {
+  std::sort(hops.begin(), hops.end());
+  hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
+  HopClasses classes(max_hops);
+  if (hops.empty() || hops.size() > static_cast<size_t>(kNumClassColours)) return classes;
+  classes.first_ = hops;
+  classes.last_ = std::move(hops);
+  return classes;
 }
 
 int HopClasses::ClassOf(int hops) const {
@@ -62,7 +75,7 @@ int HopClasses::ClassOf(int hops) const {
 
 std::string HopClasses::Label(int cls) const {
   const int first = first_[static_cast<size_t>(cls)];
-  const int last = cls + 1 < size() ? first_[static_cast<size_t>(cls) + 1] - 1 : max_hops_;
+  const int last = last_[static_cast<size_t>(cls)];
   if (first == last) return absl::StrCat(first, first == 1 ? " hop" : " hops");
   return absl::StrCat(first, "-", last, " hops");
 }

@@ -37,6 +37,10 @@ inline constexpr Rgb kAnswerColour{0.0, 0.447, 0.698};
 class HopClasses {
  public:
   explicit HopClasses(int max_hops);
+  // The hop counts that occur (e.g. of the edges a picture draws): one class per
+  // value when there are at most kNumClassColours of them (a fat tree's 2 and 4,
+  // a hierarchy's 1, 10 and 100), else HopClasses(max_hops).
+  static HopClasses OfValues(std::vector<int> hops, int max_hops);
   [[nodiscard]] int size() const { return static_cast<int>(first_.size()); }
   [[nodiscard]] int ClassOf(int hops) const;
   // "1 hop", "3 hops", "4-6 hops".
@@ -44,6 +48,7 @@ class HopClasses {
 
  private:
   std::vector<int> first_;  // the first hop count of each class
+  std::vector<int> last_;   // the last hop count of each class
   int max_hops_ = 1;
 };
 

@@ -32,6 +32,7 @@ struct Mapped {
   std::string name;  // "in-order", "answer"
   std::vector<SlotId> slot_of_task;
   std::vector<int32_t> position_of_task;
+  std::vector<double> node_colour;  // of each allocation position (JobNodeColours)
   HopBytes hop_bytes = 0;
 };
 
@@ -40,6 +41,7 @@ Mapped MakeMapped(const DrawJob& job, std::string name, std::vector<SlotId> slot
   m.name = std::move(name);
   m.slot_of_task = std::move(slots);
   m.position_of_task = PositionsOfTasks(*job.allocation, m.slot_of_task);
+  m.node_colour = JobNodeColours(job.allocation->num_nodes(), m.position_of_task);
   m.hop_bytes = ComputeHopBytesFromPositions(*job.graph, *job.allocation, m.position_of_task);
   return m;
 }
@@ -84,36 +86,73 @@ std::string Improvement(const Context& ctx) {
                          gain >= 0 ? "lower" : "higher", FormatCount(ctx.in_order.hop_bytes));
 }
 
-void DrawTitle(const Canvas& canvas, const Context& ctx, const std::string& heading) {
+// A page's heading and the job's figures under it, wrapped to the page (a graph:
+// spec or a long file name can be wider than it).
+struct Title {
+  std::vector<std::string> heading, detail;
+  double height = 0;  // from the page's top margin to the space below it
+};
+
+constexpr double kHeadingSize = 17, kHeadingLine = 22, kDetailSize = 12.5, kDetailLine = 17;
+
+Title MakeTitle(const Context& ctx, const std::string& heading) {
   const Allocation& a = *ctx.job.allocation;
-  canvas.Text(kMargin, kMargin + 16,
-              absl::StrCat(heading, ": ", ctx.job.job_name, " on ", a.machine().Spec()), 17, kText,
-              Align::kLeft, true);
-  canvas.Text(kMargin, kMargin + 36,
-              absl::StrCat(FormatCount(ctx.job.graph->num_tasks()), " tasks, ",
-                           FormatBytes(static_cast<double>(ctx.job.graph->total_bytes())), "; ",
-                           FormatCount(a.num_nodes()), " nodes x ", a.cores_per_node(),
-                           " cores allocated; hop-bytes ", FormatCount(ctx.answer.hop_bytes), ", ",
-                           Improvement(ctx)),
-              12.5);
+  const double width = kPageWidth - 2 * kMargin;
+  Title t;
+  t.heading = WrapText(absl::StrCat(heading, ": ", ctx.job.job_name, " on ", a.machine().Spec()),
+                       kHeadingSize, width, /*bold=*/true);
+  t.detail = WrapText(absl::StrCat(FormatCount(ctx.job.graph->num_tasks()), " tasks, ",
+                                   FormatBytes(static_cast<double>(ctx.job.graph->total_bytes())),
+                                   "; ", FormatCount(a.num_nodes()), " nodes x ",
+                                   a.cores_per_node(), " cores allocated; hop-bytes ",
+                                   FormatCount(ctx.answer.hop_bytes), ", ", Improvement(ctx)),
+                      kDetailSize, width);
+  t.height = kTitleHeight + kHeadingLine * static_cast<double>(t.heading.size() - 1) +
+             kDetailLine * static_cast<double>(t.detail.size() - 1);
+  return t;
+}
+
+void DrawTitle(const Canvas& canvas, const Title& title) {
+  double y = kMargin + 16;
+  for (const std::string& line : title.heading) {
+    canvas.Text(kMargin, y, line, kHeadingSize, kText, Align::kLeft, true);
+    y += kHeadingLine;
+  }
+  y += 20 - kHeadingLine;
+  for (const std::string& line : title.detail) {
+    canvas.Text(kMargin, y, line, kDetailSize);
+    y += kDetailLine;
+  }
 }
 
 // ---- placement ----
 
-std::vector<CellState> CellStates(const Context& ctx, const Mapped& m) {
+// `by_task`: each cell coloured by the smallest task id it holds (task 0 to the
+// last), so that two mappings on the same nodes look different; else by its node's
+// place among the job's nodes (as the task grid beside it).
+std::vector<CellState> CellStates(const Context& ctx, const Mapped& m, bool by_task = false) {
   const Allocation& a = *ctx.job.allocation;
   std::vector<CellState> cells(ctx.layout.cells.size());
-  std::vector<int32_t> first_position(cells.size(), -1);
   for (int32_t p = 0; p < a.num_nodes(); ++p) {
-    const int32_t c = ctx.layout.cell_of_node[a.node_at(p)];
-    cells[c].allocated = true;
-    if (first_position[c] < 0) first_position[c] = p;
+    cells[ctx.layout.cell_of_node[a.node_at(p)]].allocated = true;
   }
-  const double last = std::max(1, a.num_nodes() - 1);
-  for (size_t c = 0; c < cells.size(); ++c) {
-    if (first_position[c] >= 0) cells[c].colour = first_position[c] / last;
+  // A cell's colour: its first node (in allocation order) that holds tasks.
+  std::vector<bool> coloured(cells.size(), false);
+  for (int32_t p = 0; p < a.num_nodes(); ++p) {
+    const double colour = m.node_colour[static_cast<size_t>(p)];
+    const int32_t c = ctx.layout.cell_of_node[a.node_at(p)];
+    if (colour < 0 || coloured[c]) continue;
+    coloured[c] = true;
+    cells[c].colour = colour;
   }
   for (int32_t p : m.position_of_task) ++cells[ctx.layout.cell_of_node[a.node_at(p)]].tasks;
+  if (by_task) {
+    const double last = std::max<double>(1, static_cast<double>(m.position_of_task.size()) - 1);
+    for (size_t t = m.position_of_task.size(); t-- > 0;) {  // the smallest id last
+      cells[ctx.layout.cell_of_node[a.node_at(m.position_of_task[t])]].colour =
+          static_cast<double>(t) / last;
+    }
+  }
   return cells;
 }
 
@@ -178,18 +217,19 @@ std::optional<TaskGrid> FindTaskGrid(const Context& ctx) {
 void DrawTaskGridCells(const Canvas& canvas, const Context& ctx, const TaskGrid& tg,
                        const View& view, const Mapped& m) {
   const Allocation& a = *ctx.job.allocation;
-  const double last = std::max(1, a.num_nodes() - 1);
   std::vector<int32_t> first_task(tg.layout.cells.size(), -1);
   for (TaskId t = 0; t < ctx.job.graph->num_tasks(); ++t) {
     int32_t& f = first_task[tg.layout.cell_of_node[t]];
     if (f < 0) f = t;
   }
   for (size_t c = 0; c < tg.layout.cells.size(); ++c) {
-    // Cells grown over the layout's gaps: the grid is one surface, parted by lines.
+    // Cells grown over the layout's gaps, and half a point more (no seams where
+    // antialiased edges meet): the grid is one surface, parted by lines.
     const Rect& r = tg.layout.cells[c];
-    canvas.FillRect(view.X(r.x - kCellGap / 2), view.Y(r.y - kCellGap / 2),
-                    (r.w + kCellGap) * view.scale, (r.h + kCellGap) * view.scale,
-                    Viridis(m.position_of_task[first_task[c]] / last));
+    const double grow = kCellGap / 2 + 0.5 / view.scale;
+    canvas.FillRect(view.X(r.x - grow), view.Y(r.y - grow), (r.w + 2 * grow) * view.scale,
+                    (r.h + 2 * grow) * view.scale,
+                    Viridis(m.node_colour[m.position_of_task[first_task[c]]]));
   }
   // Node boundaries: between a cell and its +x / +y neighbour in the same slice.
   const std::vector<int32_t> dims = tg.grid->dims();
@@ -236,22 +276,32 @@ void DrawTaskGrid(const Canvas& canvas, const Context& ctx, const TaskGrid& tg, 
 }
 
 void PlacementLegend(const Canvas& canvas, const Context& ctx, double y, int drawn_edges,
-                     bool with_grid) {
+                     const HopClasses& classes, bool with_grid) {
   double x = kMargin;
   x += Swatch(canvas, x, y, kNotAllocated, "not allocated", true) + 18;
   x += Swatch(canvas, x, y, kAllocatedEmpty, "allocated, no task") + 18;
-  DrawColourBar(canvas, x + 10, y - 9, 260, "tasks' node, by place in the allocation",
+  DrawColourBar(canvas, x + 10, y - 9, 260,
+                "tasks' node, by its place among the job's nodes (allocation order)",
                 {"first", "last"});
   y += 34;
-  const HopClasses classes(ctx.job.allocation->machine().max_hops());
-  x = kMargin +
-      canvas.Text(kMargin, y,
-                  absl::StrCat("the ", drawn_edges, " heaviest messages between ",
-                               ctx.layout.aggregated ? "cells" : "nodes", ", by hops:"),
-                  10) +
-      10;
-  for (int c = 0; c < classes.size(); ++c) {
-    x += LineSwatch(canvas, x, y, ClassColour(c), classes.Label(c)) + 14;
+  const char* between = ctx.layout.aggregated ? "cells" : "nodes";
+  if (drawn_edges == 0) {
+    canvas.Text(kMargin, y,
+                ctx.options.heaviest_edges == 0
+                    ? std::string("no messages drawn (--edges 0)")
+                    : absl::StrCat("no messages between ", between, ": every message stays in one ",
+                                   ctx.layout.aggregated ? "cell" : "node"),
+                10);
+  } else {
+    x = kMargin +
+        canvas.Text(
+            kMargin, y,
+            absl::StrCat("the ", drawn_edges, " heaviest messages between ", between, ", by hops:"),
+            10) +
+        10;
+    for (int c = 0; c < classes.size(); ++c) {
+      x += LineSwatch(canvas, x, y, ClassColour(c), classes.Label(c)) + 14;
+    }
   }
   y += 18;
   std::string note = absl::StrCat("each cell: ", ctx.layout.cell_note);
@@ -283,7 +333,9 @@ std::vector<std::pair<int64_t, double>> BusiestLinks(const LinkLoads& loads, int
   return out;
 }
 
-double LinkNotes(const Canvas& canvas, const Context& ctx, double y) {
+// `matrix_drawn`: the page shows the layout's link matrix (the dragonfly's global
+// links); where it does not, its note says so instead of explaining it.
+double LinkNotes(const Canvas& canvas, const Context& ctx, double y, bool matrix_drawn) {
   canvas.Text(
       kMargin, y,
       absl::StrCat("each cell: ", ctx.layout.cell_note, "; bytes per directed link, ",
@@ -292,7 +344,11 @@ double LinkNotes(const Canvas& canvas, const Context& ctx, double y) {
       10);
   for (const std::string& note : ctx.layout.link_notes) {
     y += 15;
-    canvas.Text(kMargin, y, note, 10);
+    canvas.Text(kMargin, y,
+                !matrix_drawn && note.rfind("matrix:", 0) == 0
+                    ? std::string("global links: not drawn here (their matrix is in --what links)")
+                    : note,
+                10);
   }
   return y + 10;
 }
@@ -301,43 +357,48 @@ absl::Status DrawLinksPage(const Context& ctx, const std::string& path) {
   const Loads loads = LinkLoadsOf(ctx, ctx.answer);
   if (!loads.loads)
     return absl::FailedPreconditionError(absl::StrCat("--what links: ", loads.skipped));
+  const Title title = MakeTitle(ctx, "Link loads");
+  const double top = kMargin + title.height + kLabelBand;
   const double panel_w = kPageWidth - 2 * kMargin - kSidebarWidth - 24;
-  View view = FitLayout(ctx.layout, kMargin, kMargin + kTitleHeight + 14, panel_w, kMaxPanelHeight);
+  View view = FitLayout(ctx.layout, kMargin, top, panel_w, kMaxPanelHeight);
   const double panel_h = ctx.layout.height * view.scale;
   const std::vector<std::pair<int64_t, double>> busiest =
       BusiestLinks(*loads.loads, ctx.options.busiest_links);
   const double matrix_size = ctx.layout.matrix.size > 0 ? kSidebarWidth - 20 : 0;
   const double sidebar_h =
-      60 + 16.0 * (busiest.size() + 1) + (matrix_size > 0 ? matrix_size + 50 : 0);
+      74 + 16.0 * (busiest.size() + 1) + (matrix_size > 0 ? matrix_size + 50 : 0);
   const double notes_h = 16.0 * (ctx.layout.link_notes.size() + 1) + 10;
-  const double height =
-      kMargin + kTitleHeight + 14 + std::max(panel_h, sidebar_h) + 24 + notes_h + kMargin;
+  const double height = top + std::max(panel_h, sidebar_h) + 24 + notes_h + kMargin;
   absl::StatusOr<std::unique_ptr<Canvas>> canvas = Canvas::Open(path, kPageWidth, height);
   if (!canvas.ok()) return canvas.status();
   const Canvas& c = **canvas;
-  DrawTitle(c, ctx, "Link loads");
+  DrawTitle(c, title);
   const LinkMarkLoads marks = CollectLinkMarks(ctx.layout, loads.loads->bytes_on_link);
   const double scale_max = std::max(marks.max_load, 1.0);
   DrawLinkPanel(c, ctx.layout, view, CellsAllocated(ctx), marks, scale_max);
   const double sx = kPageWidth - kMargin - kSidebarWidth;
-  double sy = kMargin + kTitleHeight + 14;
+  double sy = top;
   DrawColourBar(c, sx, sy + 10, kSidebarWidth - 20, "bytes on a directed link",
                 ByteTicks(scale_max));
   sy += 64;
+  // The heading and its figures on two lines: together they outgrow the sidebar.
+  c.Text(sx, sy, "busiest links", 10, kText, Align::kLeft, true);
+  sy += 14;
   c.Text(sx, sy,
-         absl::StrCat("busiest links (max ", FormatBytes(loads.loads->max_load), ", mean ",
+         absl::StrCat("max ", FormatBytes(loads.loads->max_load), ", mean ",
                       FormatBytes(loads.loads->average_load), " over ",
-                      FormatCount(loads.loads->links_used), " used)"),
-         10, kText, Align::kLeft, true);
+                      FormatCount(loads.loads->links_used), " links used"),
+         9.5);
   const Machine& machine = ctx.job.allocation->machine();
   for (const auto& [link, load] : busiest) {
     sy += 16;
-    c.Text(sx, sy, machine.LinkName(link), 9.5);
-    c.Text(sx + kSidebarWidth - 20, sy, FormatBytes(load), 9.5, kText, Align::kRight);
+    const double bytes_w =
+        c.Text(sx + kSidebarWidth - 20, sy, FormatBytes(load), 9.5, kText, Align::kRight);
+    c.Text(sx, sy, FitText(machine.LinkName(link), 9.5, kSidebarWidth - 20 - bytes_w - 8), 9.5);
   }
   if (matrix_size > 0)
     DrawLinkMatrix(c, sx, sy + 40, matrix_size, ctx.layout.matrix, marks, scale_max);
-  LinkNotes(c, ctx, kMargin + kTitleHeight + 14 + std::max(panel_h, sidebar_h) + 24);
+  LinkNotes(c, ctx, top + std::max(panel_h, sidebar_h) + 24, /*matrix_drawn=*/true);
   return (*canvas)->Finish();
 }
 
@@ -347,7 +408,8 @@ absl::Status DrawPlacementPage(const Context& ctx, const std::string& path) {
   const std::optional<TaskGrid> grid = FindTaskGrid(ctx);
   const double usable = kPageWidth - 2 * kMargin;
   const double machine_w = grid ? 0.58 * usable : usable;
-  const double top = kMargin + kTitleHeight + 14;
+  const Title title = MakeTitle(ctx, "Placement");
+  const double top = kMargin + title.height + kLabelBand;
   const View view = FitLayout(ctx.layout, kMargin, top, machine_w, kMaxPanelHeight);
   double panel_h = ctx.layout.height * view.scale;
   std::optional<View> grid_view;
@@ -360,12 +422,16 @@ absl::Status DrawPlacementPage(const Context& ctx, const std::string& path) {
   absl::StatusOr<std::unique_ptr<Canvas>> canvas = Canvas::Open(path, kPageWidth, height);
   if (!canvas.ok()) return canvas.status();
   const Canvas& c = **canvas;
-  DrawTitle(c, ctx, "Placement");
+  DrawTitle(c, title);
   const std::vector<DrawnEdge> edges = HeaviestEdges(ctx, ctx.answer);
-  const HopClasses classes(ctx.job.allocation->machine().max_hops());
+  std::vector<int> hops;
+  for (const DrawnEdge& e : edges) hops.push_back(e.hops);
+  const HopClasses classes =
+      HopClasses::OfValues(std::move(hops), ctx.job.allocation->machine().max_hops());
   DrawPlacementPanel(c, ctx.layout, view, CellStates(ctx, ctx.answer), edges, classes);
   if (grid) DrawTaskGrid(c, ctx, *grid, *grid_view, ctx.answer);
-  PlacementLegend(c, ctx, top + panel_h + 30, static_cast<int>(edges.size()), grid.has_value());
+  PlacementLegend(c, ctx, top + panel_h + 30, static_cast<int>(edges.size()), classes,
+                  grid.has_value());
   return (*canvas)->Finish();
 }
 
@@ -381,13 +447,14 @@ std::vector<HopSeries> BothSeries(const Context& ctx) {
 }
 
 absl::Status DrawHopsPage(const Context& ctx, const std::string& path) {
-  const double top = kMargin + kTitleHeight + 10;
+  const Title title = MakeTitle(ctx, "Bytes by hops");
+  const double top = kMargin + title.height + 10;
   const double chart_h = 440;
   absl::StatusOr<std::unique_ptr<Canvas>> canvas =
       Canvas::Open(path, kPageWidth, top + chart_h + 30 + kMargin);
   if (!canvas.ok()) return canvas.status();
   const Canvas& c = **canvas;
-  DrawTitle(c, ctx, "Bytes by hops");
+  DrawTitle(c, title);
   DrawHopsChart(c, kMargin, top, kPageWidth - 2 * kMargin, chart_h, BothSeries(ctx));
   c.Text(kMargin, top + chart_h + 20,
          "0 hops: both tasks on one node; the curves: share of all bytes that travel at most "
@@ -401,10 +468,13 @@ absl::Status DrawHopsPage(const Context& ctx, const std::string& path) {
 absl::Status DrawComparePage(const Context& ctx, const std::string& path) {
   const Loads in_order = LinkLoadsOf(ctx, ctx.in_order);
   const Loads answer = LinkLoadsOf(ctx, ctx.answer);
-  const bool links = in_order.loads && answer.loads;
+  // Link panels where the layout draws links; else the placements (a model whose
+  // links are only listed would show two blank machines).
+  const bool links = in_order.loads && answer.loads && ctx.layout.links_drawn;
   const double gap = 36;
   const double panel_w = (kPageWidth - 2 * kMargin - gap) / 2;
-  const double top = kMargin + kTitleHeight + 34;
+  const Title title = MakeTitle(ctx, "In-order against the answer");
+  const double top = kMargin + title.height + 20 + kLabelBand;
   const View left = FitLayout(ctx.layout, kMargin, top, panel_w, kMaxPanelHeight * 0.75);
   const View right =
       FitLayout(ctx.layout, kMargin + panel_w + gap, top, panel_w, kMaxPanelHeight * 0.75);
@@ -415,7 +485,7 @@ absl::Status DrawComparePage(const Context& ctx, const std::string& path) {
   absl::StatusOr<std::unique_ptr<Canvas>> canvas = Canvas::Open(path, kPageWidth, height);
   if (!canvas.ok()) return canvas.status();
   const Canvas& c = **canvas;
-  DrawTitle(c, ctx, "In-order against the answer");
+  DrawTitle(c, title);
   double y = top + panel_h + 20;
   if (links) {
     const LinkMarkLoads a = CollectLinkMarks(ctx.layout, in_order.loads->bytes_on_link);
@@ -427,30 +497,36 @@ absl::Status DrawComparePage(const Context& ctx, const std::string& path) {
     for (int side = 0; side < 2; ++side) {
       const Mapped& m = side == 0 ? ctx.in_order : ctx.answer;
       const LinkLoads& l = side == 0 ? *in_order.loads : *answer.loads;
-      c.Text(side == 0 ? kMargin : kMargin + panel_w + gap, top - 14,
+      c.Text(side == 0 ? kMargin : kMargin + panel_w + gap, top - kLabelBand - 4,
              absl::StrCat(m.name, ": hop-bytes ", FormatCount(m.hop_bytes), ", busiest link ",
                           FormatBytes(l.max_load)),
              12, kText, Align::kLeft, true);
     }
     DrawColourBar(c, kMargin, y + 8, 360, "bytes on a directed link (both sides)",
                   ByteTicks(scale_max));
-    y = LinkNotes(c, ctx, y + 58);
+    y = LinkNotes(c, ctx, y + 58, /*matrix_drawn=*/false);
   } else {
     const std::vector<DrawnEdge> none;
     const HopClasses classes(ctx.job.allocation->machine().max_hops());
-    DrawPlacementPanel(c, ctx.layout, left, CellStates(ctx, ctx.in_order), none, classes);
-    DrawPlacementPanel(c, ctx.layout, right, CellStates(ctx, ctx.answer), none, classes);
+    DrawPlacementPanel(c, ctx.layout, left, CellStates(ctx, ctx.in_order, /*by_task=*/true), none,
+                       classes);
+    DrawPlacementPanel(c, ctx.layout, right, CellStates(ctx, ctx.answer, /*by_task=*/true), none,
+                       classes);
     for (int side = 0; side < 2; ++side) {
       const Mapped& m = side == 0 ? ctx.in_order : ctx.answer;
-      c.Text(side == 0 ? kMargin : kMargin + panel_w + gap, top - 14,
+      c.Text(side == 0 ? kMargin : kMargin + panel_w + gap, top - kLabelBand - 4,
              absl::StrCat(m.name, ": hop-bytes ", FormatCount(m.hop_bytes)), 12, kText,
              Align::kLeft, true);
     }
-    c.Text(
-        kMargin, y + 10,
-        absl::StrCat("link loads not shown: ", in_order.loads ? answer.skipped : in_order.skipped,
-                     "; cells coloured by the place in the allocation of their node"),
-        10);
+    c.Text(kMargin, y + 10,
+           absl::StrCat(
+               "link loads not shown: ",
+               !in_order.loads                 ? in_order.skipped
+               : !answer.loads                 ? answer.skipped
+               : ctx.layout.link_notes.empty() ? std::string("not drawn")
+                                               : ctx.layout.link_notes.front(),
+               "; each cell coloured by the first task it holds (viridis, task 0 to the last)"),
+           10);
     y += 30;
   }
   DrawHopsChart(c, kMargin, y + 10, kPageWidth - 2 * kMargin, chart_h, BothSeries(ctx));

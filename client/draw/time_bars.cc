@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -21,28 +23,43 @@ std::string FormatSeconds(double seconds) {
 absl::Status DrawSimulationBars(const SimulationReport& report, const std::string& title,
                                 const std::string& path) {
   constexpr double kWidth = 900, kMargin = 24, kBarHeight = 26, kGap = 14, kTextSize = 12;
+  constexpr double kTitleSize = 16, kLine = 1.35;  // line height, in font sizes
   const int bars = static_cast<int>(report.simulations.size());
-  const double top = 84;
+  // The title and the subtitle wrapped to the page (a machine spec or a path can be
+  // wider than it), the page as tall as they need.
+  const double text_width = kWidth - 2 * kMargin;
+  const std::vector<std::string> title_lines =
+      WrapText(absl::StrCat("Predicted communication time per iteration: ", title), kTitleSize,
+               text_width, /*bold=*/true);
+  const std::vector<std::string> subtitle_lines = WrapText(
+      absl::StrFormat("%s, %d tasks, allocation of %d nodes, links %s/s and %s; %s; SimGrid",
+                      report.machine, report.tasks, report.hosts,
+                      absl::StrFormat("%.3g GB", report.link_bandwidth / 1e9),
+                      FormatSeconds(report.link_latency), absl::StrJoin(report.patterns, " + ")),
+      kTextSize, text_width);
+  const double subtitle_top = 30 + kTitleSize * kLine * (title_lines.size() - 1) + 22;
+  const double top = subtitle_top + kTextSize * kLine * (subtitle_lines.size() - 1) + 32;
   const double height = top + bars * (kBarHeight + kGap) + 56;
   absl::StatusOr<std::unique_ptr<Canvas>> opened = Canvas::Open(path, kWidth, height);
   if (!opened.ok()) return opened.status();
   const Canvas& canvas = **opened;
   canvas.FillRect(0, 0, kWidth, height, Rgb{1, 1, 1});
-  canvas.Text(kMargin, 30, absl::StrCat("Predicted communication time per iteration: ", title), 16,
-              kText, Align::kLeft, /*bold=*/true);
-  canvas.Text(
-      kMargin, 52,
-      absl::StrFormat("%s, %d tasks, allocation of %d nodes, links %s/s and %s; %s; SimGrid",
-                      report.machine, report.tasks, report.hosts,
-                      absl::StrFormat("%.3g GB", report.link_bandwidth / 1e9),
-                      FormatSeconds(report.link_latency), absl::StrJoin(report.patterns, " + ")),
-      kTextSize);
+  for (size_t i = 0; i < title_lines.size(); ++i) {
+    canvas.Text(kMargin, 30 + kTitleSize * kLine * i, title_lines[i], kTitleSize, kText,
+                Align::kLeft, /*bold=*/true);
+  }
+  for (size_t i = 0; i < subtitle_lines.size(); ++i) {
+    canvas.Text(kMargin, subtitle_top + kTextSize * kLine * i, subtitle_lines[i], kTextSize);
+  }
 
+  // Mapping names (paths) up to 260 wide; a longer one keeps its end.
+  constexpr double kMaxLabelWidth = 260;
+  std::vector<std::string> labels;
   double label_width = 0;
   for (const SimulationResult& r : report.simulations) {
-    label_width = std::max(label_width, canvas.TextWidth(r.mapping, kTextSize));
+    labels.push_back(FitText(r.mapping, kTextSize, kMaxLabelWidth));
+    label_width = std::max(label_width, canvas.TextWidth(labels.back(), kTextSize));
   }
-  label_width = std::min(label_width, 260.0);
   const double bar_left = kMargin + label_width + 12;
   const double bar_space = kWidth - bar_left - 190;
   double longest = 0;
@@ -52,7 +69,7 @@ absl::Status DrawSimulationBars(const SimulationReport& report, const std::strin
     const SimulationResult& r = report.simulations[i];
     const double y = top + i * (kBarHeight + kGap);
     const double w = longest > 0 ? bar_space * r.time_s / longest : 0;
-    canvas.Text(bar_left - 12, y + kBarHeight * 0.68, r.mapping, kTextSize, kText, Align::kRight);
+    canvas.Text(bar_left - 12, y + kBarHeight * 0.68, labels[i], kTextSize, kText, Align::kRight);
     canvas.FillRect(bar_left, y, std::max(w, 1.0), kBarHeight,
                     i == 0 ? kInOrderColour : kAnswerColour);
     // The busiest link's bytes at its bandwidth: what that link alone needs.

@@ -322,6 +322,14 @@ std::vector<int32_t> SwitchGraphMachine::SwitchesOfNode(NodeId node) const {
                               data_->att_switch.begin() + data_->att_offsets[node + 1]);
 }
 
+std::vector<std::pair<int64_t, int64_t>> SwitchGraphMachine::NodeLinks(NodeId node) const {
+  std::vector<std::pair<int64_t, int64_t>> links;
+  for (int64_t i = data_->att_offsets[node]; i < data_->att_offsets[node + 1]; ++i) {
+    links.emplace_back(data_->att_up[i], data_->att_down[i]);
+  }
+  return links;
+}
+
 int32_t SwitchGraphMachine::BestPairs(NodeId a, NodeId b,
                                       std::vector<std::pair<int64_t, int64_t>>* pairs) const {
   const Data& d = *data_;

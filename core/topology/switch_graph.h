@@ -83,6 +83,9 @@ class SwitchGraphMachine final : public Machine {
   [[nodiscard]] const std::string& switch_name(int32_t s) const { return data_->switch_names[s]; }
   // The switches `node` is linked to, in link order.
   [[nodiscard]] std::vector<int32_t> SwitchesOfNode(NodeId node) const;
+  // The directed links of those attachments, in the same order: (node -> switch,
+  // switch -> node).
+  [[nodiscard]] std::vector<std::pair<int64_t, int64_t>> NodeLinks(NodeId node) const;
   // Links on a shortest path between two switches.
   [[nodiscard]] int32_t SwitchHops(int32_t s, int32_t t) const {
     return data_->dist[static_cast<size_t>(s) * data_->num_switches + t];

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -324,6 +325,31 @@ TEST(CliTest, HelpAndListings) {
   }
   EXPECT_THAT(RunHopmap("machines kraken").out, HasSubstr("9600"));
   EXPECT_THAT(RunHopmap("algorithms").out, HasSubstr("axis-order"));
+}
+
+// Each column of the catalog listing is as wide as its widest cell: every row's
+// values start where their headers do, however long the specs are.
+TEST(CliTest, MachineListingColumnsStartUnderTheirHeaders) {
+  auto machines = RunHopmap("machines --local");
+  ASSERT_EQ(machines.exit_code, 0) << machines.err;
+  const std::vector<std::string> lines = absl::StrSplit(machines.out, '\n', absl::SkipEmpty());
+  ASSERT_GE(lines.size(), 6u);
+  const std::string& header = lines[0];
+  for (const char* column : {"SPEC", "NODES", "CORES", "DESCRIPTION"}) {
+    const size_t at = header.find(column);
+    ASSERT_NE(at, std::string::npos) << column;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const std::string& row = lines[i];
+      ASSERT_GT(row.size(), at) << row;
+      EXPECT_EQ(row[at - 1], ' ') << column << " of: " << row;
+      EXPECT_NE(row[at], ' ') << column << " of: " << row;
+      if (std::string(column) == "NODES" || std::string(column) == "CORES") {
+        EXPECT_TRUE(absl::ascii_isdigit(row[at])) << column << " of: " << row;
+      }
+    }
+  }
+  // The spec column holds the whole spec: its cell ends before NODES starts.
+  EXPECT_THAT(machines.out, HasSubstr("dragonfly:15,96,4:cores=24"));
 }
 
 }  // namespace

@@ -1,6 +1,12 @@
 // hopmap simulate end to end: the real binary, its SimGrid worker and smpirun.
-#include <string>
+#include <sys/stat.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -88,6 +94,38 @@ TEST_F(SimulateCliTest, TextAndBarsOfTheSameRun) {
   const std::string picture = ReadFile(svg);
   EXPECT_THAT(picture, StartsWith("<?xml"));
   EXPECT_THAT(picture, HasSubstr("<svg"));
+}
+
+// The mapping column is as wide as its longest entry: with a long path, the
+// numbers of every row still end where their headers do.
+TEST_F(SimulateCliTest, TextTableFitsALongMappingPath) {
+  const std::string dir = kTmp + "/simulate_answers_of_the_periodic_halo_exchange_on_4x4x4";
+  mkdir(dir.c_str(), 0755);
+  const std::string long_path = dir + "/answer_of_map_with_seed_3_and_the_default_budget.json";
+  WriteFile(long_path, ReadFile(Answer()));
+  auto r = RunHopmap("simulate --local --machine torus:4x4x4 --graph " + Graph() + " --mapping " +
+                     long_path + " --mapping " + Answer());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
+  const auto header = std::find_if(
+      lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("mapping ", 0) == 0; });
+  ASSERT_NE(header, lines.end()) << r.out;
+  ASSERT_EQ(lines.end() - header, 4) << r.out;  // the header, in-order and two mappings
+  EXPECT_THAT(header[2], StartsWith(long_path + "  "));
+  for (const char* column : {"time_s/iter", "vs in-order", "hop_bytes"}) {
+    const size_t end = header->find(column) + std::string(column).size();
+    for (int row = 1; row <= 3; ++row) {
+      const std::string& line = header[row];
+      ASSERT_GT(line.size(), end) << line;
+      EXPECT_TRUE(absl::ascii_isdigit(line[end - 1])) << column << " of: " << line;
+      EXPECT_EQ(line[end], ' ') << column << " of: " << line;
+    }
+  }
+  const size_t busiest = header->find("busiest link");
+  for (int row = 1; row <= 3; ++row) {
+    EXPECT_EQ(header[row].substr(busiest - 2, 2), "  ") << header[row];
+    EXPECT_NE(header[row][busiest], ' ') << header[row];
+  }
 }
 
 TEST_F(SimulateCliTest, AnMpiProgramRunsUnderSmpiPerPlacement) {

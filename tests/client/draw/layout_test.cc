@@ -1,10 +1,14 @@
 #include "client/draw/layout.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <set>
 
+#include "client/draw/machine_panels.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
+#include "core/topology/switch_graph.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -155,6 +159,97 @@ TEST(LayoutTest, ChipMeshChipsAndSides) {
   EXPECT_EQ(cross.half, 1);
   for (int64_t link = 0; link < mesh.num_links(); ++link) {
     ASSERT_NE(layout.mark_of_link(link).kind, Kind::kNone) << link;
+  }
+}
+
+TEST(LayoutTest, SwitchGraphNodesInTheirSwitchesBoxes) {
+  // A spine over two leaf switches; n0, n2 on leaf a, n1 on leaf b, n3 on both.
+  SwitchGraphSpec spec;
+  spec.node_names = {"n0", "n1", "n2", "n3"};
+  spec.switch_names = {"spine", "a", "b"};
+  spec.links = {{"spine", "a"}, {"spine", "b"}, {"a", "n0"}, {"b", "n1"},
+                {"a", "n2"},    {"b", "n3"},    {"a", "n3"}};
+  const SwitchGraphMachine graph = *SwitchGraphMachine::Create(spec);
+  const MachineLayout layout = BuildLayout(graph, 4096);
+  ExpectSane(graph, layout);
+  ASSERT_EQ(layout.frames.size(), 2u);  // the spine has no nodes: no box
+  EXPECT_EQ(layout.frames[0].label, "a");
+  EXPECT_EQ(layout.frames[1].label, "b");
+  for (NodeId v : {0, 2}) {
+    EXPECT_TRUE(Inside(layout.cells[layout.cell_of_node[v]], layout.frames[0].rect));
+  }
+  for (NodeId v : {1, 3}) {  // n3 in its first switch's box (b: listed first)
+    EXPECT_TRUE(Inside(layout.cells[layout.cell_of_node[v]], layout.frames[1].rect));
+  }
+  // Node links are cell halves (up left, down right); switch links are listed.
+  EXPECT_EQ(layout.mark_of_link(0).kind, Kind::kNone);  // spine -> a
+  for (NodeId v = 0; v < 4; ++v) {
+    for (const auto& [up, down] : graph.NodeLinks(v)) {
+      const LinkMark u = layout.mark_of_link(up), d = layout.mark_of_link(down);
+      EXPECT_EQ(u.kind, Kind::kCellHalf);
+      EXPECT_EQ(u.index, layout.cell_of_node[v]);
+      EXPECT_EQ(u.half, 0);
+      EXPECT_EQ(d.index, layout.cell_of_node[v]);
+      EXPECT_EQ(d.half, 1);
+      EXPECT_THAT(graph.LinkName(up), ::testing::StartsWith(spec.node_names[v] + "->"));
+    }
+  }
+  EXPECT_EQ(graph.NodeLinks(3).size(), 2u);
+  EXPECT_TRUE(layout.links_drawn);
+}
+
+// The free height above frame `i`: up to the nearest box above it in the same
+// columns (a box around it counts by its top); kRoomAboveLayout when there is none
+// (a picture leaves a band of kLabelBand points above the layout).
+double RoomAbove(const MachineLayout& layout, size_t i) {
+  const Rect& f = layout.frames[i].rect;
+  double limit = -1;
+  const auto consider = [&](const Rect& b) {
+    if (Inside(f, b)) {
+      limit = std::max(limit, b.y);
+    } else if (b.x < f.x + f.w && f.x < b.x + b.w && b.y + b.h <= f.y + 1e-9) {
+      limit = std::max(limit, b.y + b.h);
+    }
+  };
+  for (size_t j = 0; j < layout.frames.size(); ++j) {
+    if (j != i) consider(layout.frames[j].rect);
+  }
+  for (const Rect& c : layout.cells) consider(c);
+  return limit < 0 ? kRoomAboveLayout : f.y - limit;
+}
+
+// Switch labels go above their boxes: at the scale of a picture (the layout fit
+// into 1352 x 760 points) a 10-point label has room there, on a big fat tree whose
+// switches stack eight rows high as on a small one; and every layout's frames have
+// the room they claim.
+TEST(LayoutTest, FrameLabelsHaveRoomAboveTheirBoxes) {
+  const FatTreeMachine big = *FatTreeMachine::Create({64, 64});
+  const FatTreeMachine small = *FatTreeMachine::Create({4, 4});
+  const FatTreeMachine three = *FatTreeMachine::Create({2, 3, 4});
+  for (const FatTreeMachine* tree : {&big, &small, &three}) {
+    const MachineLayout layout = BuildLayout(*tree, 4096);
+    ASSERT_FALSE(layout.frames.empty());
+    const View view = FitLayout(layout, 0, 0, 1352, 760);
+    for (size_t i = 0; i < layout.frames.size(); ++i) {
+      const double room = RoomAbove(layout, i);
+      const double px = room == kRoomAboveLayout ? kLabelBand : room * view.scale;
+      EXPECT_GE(px, layout.frames[i].depth == 0 ? 12 : 10.5)
+          << tree->Spec() << " " << layout.frames[i].label;
+    }
+  }
+  const TorusMachine torus = *TorusMachine::Create({25, 16, 24}, {true, true, true});
+  const DragonflyMachine df = *DragonflyMachine::Create(15, 96, 4);
+  const DragonflyMachine small_df = *DragonflyMachine::Create(9, 4, 2);
+  const ChipMeshMachine mesh = *ChipMeshMachine::Create(4, 4, 96);
+  const ChipMeshMachine small_mesh = *ChipMeshMachine::Create(3, 2, 4);
+  for (const Machine* m : std::initializer_list<const Machine*>{&big, &small, &three, &torus, &df,
+                                                                &small_df, &mesh, &small_mesh}) {
+    const MachineLayout layout = BuildLayout(*m, 4096);
+    for (size_t i = 0; i < layout.frames.size(); ++i) {
+      EXPECT_GT(layout.frames[i].label_room, 0) << m->Spec();
+      EXPECT_GE(RoomAbove(layout, i) + 1e-9, layout.frames[i].label_room)
+          << m->Spec() << " " << layout.frames[i].label;
+    }
   }
 }
 

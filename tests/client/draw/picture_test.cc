@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -17,6 +18,9 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "client/draw/canvas.h"
+#include "client/draw/machine_panels.h"
+#include "client/draw/time_bars.h"
 #include "core/graph/generators.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/distance_matrix.h"
@@ -101,6 +105,24 @@ PngFacts ReadPng(const std::string& path) {
   facts.colours = static_cast<int>(colours.size());
   cairo_surface_destroy(s);
   return facts;
+}
+
+// The share of pixels in columns [x0, x1) that are not white.
+double InkInColumns(const std::string& path, int x0, int x1) {
+  cairo_surface_t* s = cairo_image_surface_create_from_png(path.c_str());
+  EXPECT_EQ(cairo_surface_status(s), CAIRO_STATUS_SUCCESS) << path;
+  const int width = cairo_image_surface_get_width(s), height = cairo_image_surface_get_height(s);
+  const int stride = cairo_image_surface_get_stride(s);
+  const unsigned char* data = cairo_image_surface_get_data(s);
+  int64_t inked = 0, seen = 0;
+  for (int y = 0; y < height; ++y) {
+    const uint32_t* row = reinterpret_cast<const uint32_t*>(data + static_cast<size_t>(y) * stride);
+    for (int x = std::max(x0, 0); x < std::min(x1, width); ++x, ++seen) {
+      if ((row[x] & 0xffffff) != 0xffffff) ++inked;
+    }
+  }
+  cairo_surface_destroy(s);
+  return seen > 0 ? static_cast<double>(inked) / static_cast<double>(seen) : 0;
 }
 
 void ExpectValidPdf(const std::string& path) {
@@ -276,6 +298,110 @@ TEST(PictureTest, LargeJobStaysSmall) {
     EXPECT_LT(FileSize(path), 5'000'000) << path;
     ExpectValidSvg(path);
   }
+}
+
+}  // namespace
+}  // namespace hopmap::draw
+
+namespace hopmap::draw {
+namespace {
+
+TEST(TextFitTest, WrappedLinesFitAndKeepEveryCharacter) {
+  const std::string text =
+      "graph:/home/someone/clusters/a_cluster_with_a_long_name/topology.conf:cores=48:"
+      "link-bandwidth=1.25e+10:link-latency=1e-07, 4096 tasks, allocation of 200 nodes, links "
+      "12.5 GB/s and 100 ns; graph + allgather:1024; SimGrid";
+  const double width = 400;
+  const std::vector<std::string> lines = WrapText(text, 12, width);
+  EXPECT_GT(lines.size(), 2u);
+  std::string joined;
+  for (const std::string& line : lines) {
+    EXPECT_LE(MeasureText(line, 12), width) << line;
+    EXPECT_FALSE(line.empty());
+    joined += line;
+  }
+  std::string letters = text;
+  letters.erase(std::remove(letters.begin(), letters.end(), ' '), letters.end());
+  joined.erase(std::remove(joined.begin(), joined.end(), ' '), joined.end());
+  EXPECT_EQ(joined, letters);
+  // The spec, wider than a line, breaks after one of its separators.
+  EXPECT_THAT(lines[0], ::testing::EndsWith("/"));
+  EXPECT_EQ(WrapText("", 12, width), std::vector<std::string>{""});
+  EXPECT_EQ(WrapText("two words", 12, width), std::vector<std::string>{"two words"});
+}
+
+TEST(TextFitTest, FitTextKeepsTheEnd) {
+  const std::string path = "/tmp/a/deep/directory/of/answers/from/last/week/answer.json";
+  EXPECT_EQ(FitText(path, 12, 2000), path);
+  const std::string fitted = FitText(path, 12, 150);
+  EXPECT_LE(MeasureText(fitted, 12), 150);
+  EXPECT_THAT(fitted, ::testing::StartsWith("..."));
+  EXPECT_THAT(fitted, ::testing::EndsWith("answer.json"));
+}
+
+// simulate --draw: a long spec, long mapping paths: nothing is cut at either edge.
+TEST(SimulationBarsTest, LongSpecsAndPathsStayOnThePage) {
+  SimulationReport report;
+  report.machine =
+      "graph:/home/someone/clusters/a_cluster_with_a_long_name/topology.conf:cores=48:"
+      "link-bandwidth=1.25e+10:link-latency=1e-07";
+  report.tasks = 4096;
+  report.hosts = 200;
+  report.link_bandwidth = 12.5e9;
+  report.link_latency = 100e-9;
+  report.patterns = {"graph", "allgather:1024", "alltoall:65536"};
+  const std::vector<std::string> names = {
+      "in-order", "/home/someone/runs/2026-11-27/a_mapping_with_a_long_name_from_auto.json",
+      "answer.perm"};
+  for (size_t i = 0; i < names.size(); ++i) {
+    SimulationResult& r = report.simulations.emplace_back();
+    r.mapping = names[i];
+    r.time_s = 1e-3 / static_cast<double>(i + 1);
+    r.ratio_to_in_order = 1.0 / static_cast<double>(i + 1);
+    r.busiest_link.busy_s = r.time_s / 2;
+  }
+  const std::string png = Dir() + "/bars_long.png";
+  ASSERT_TRUE(DrawSimulationBars(report, "a_halo_exchange_graph.mtx", png).ok());
+  const PngFacts facts = ReadPng(png);
+  EXPECT_EQ(facts.width, 900);
+  EXPECT_EQ(InkInColumns(png, 0, 16), 0) << "something is cut at the left edge";
+  EXPECT_EQ(InkInColumns(png, facts.width - 16, facts.width), 0)
+      << "something is cut at the right edge";
+}
+
+// draw's title wraps: a long job name (a path) leaves the right margin blank.
+TEST(PictureTitleTest, ALongJobNameWraps) {
+  Job job = MakeJob(Torus(), {8, 4});
+  const std::string name =
+      "/home/someone/projects/a_deep/directory/structure/of_recorded_runs/"
+      "a_halo_exchange_recorded_with_the_profiler_on_32_ranks_at_the_end_of_the_week.edgelist";
+  DrawJob draw{&job.graph, &*job.allocation, job.mapping, name};
+  for (What what : {What::kPlacement, What::kLinks, What::kHops, What::kCompare}) {
+    DrawOptions options;
+    options.what = what;
+    const std::string png = absl::StrCat(Dir(), "/long_title_", WhatName(what), ".png");
+    ASSERT_TRUE(DrawPicture(draw, options, png).ok());
+    EXPECT_EQ(InkInColumns(png, 1400 - 16, 1400), 0) << png << ": cut at the right edge";
+  }
+}
+
+TEST(JobNodeColoursTest, ASmallJobOnABigMachineSpansTheScale) {
+  // 64 tasks, 24 per node, on the first 3 nodes of a 5760-node allocation, and
+  // 5 tasks one per node, spread out.
+  std::vector<int32_t> positions(64);
+  for (int32_t t = 0; t < 64; ++t) positions[t] = t / 24;
+  const std::vector<double> colours = JobNodeColours(5760, positions);
+  ASSERT_EQ(colours.size(), 5760u);
+  EXPECT_EQ(colours[0], 0);
+  EXPECT_EQ(colours[1], 0.5);
+  EXPECT_EQ(colours[2], 1);
+  EXPECT_EQ(std::count(colours.begin(), colours.end(), -1), 5757);
+  const std::vector<double> spread = JobNodeColours(5760, std::vector<int32_t>{4000, 10, 5759, 7});
+  EXPECT_EQ(spread[7], 0);
+  EXPECT_NEAR(spread[10], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(spread[4000], 2.0 / 3, 1e-12);
+  EXPECT_EQ(spread[5759], 1);
+  EXPECT_EQ(JobNodeColours(4, std::vector<int32_t>{2})[2], 0);  // one node: the scale's start
 }
 
 }  // namespace
