@@ -2,7 +2,7 @@
  *
  * 256 objects in a 16x16 halo exchange, heavier near one corner, placed on the
  * 32 slots of torus:4x4:cores=2 by hopmapd; then the loads move to the other
- * corner and the objects are remapped moving at most 40 of them.
+ * corner and the objects are remapped moving at most 100 of them.
  *
  *   cc -o balancer balancer.c $(pkg-config --cflags --libs hopmap)
  *   ./balancer [ADDRESS]      (default 127.0.0.1:50051)
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     /* The loads moved: remap from where the objects are, moving at most 40. */
     set_loads(loads, 11, 11);
     request.current_slot = current;
-    request.max_migrations = 40;
+    request.max_migrations = 100;
     failed = report("remap", hopmap_map(client, &request, &result, &error), &result, error);
     if (!failed) hopmap_map_result_free(&result);
   }
