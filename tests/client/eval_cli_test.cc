@@ -36,12 +36,11 @@ TEST(EvalTextTest, ListsTheBusiestLinksWhenAsked) {
   const std::string mapping = kTmp + "/eval_text.perm";
   ASSERT_EQ(RunHopmap("gen stencil2d-5 --dims 8x8 -o " + graph).exit_code, 0);
   // In order on a fragmented allocation: the two pieces' messages share few links.
-  const std::string problem = "--local --machine torus:8x8 --nodes 0-31,48-63 --cores 2 --graph " +
-                              graph;
-  ASSERT_EQ(
-      RunHopmap("map " + problem + " --algorithm in-order --format perm -q -o " + mapping)
-          .exit_code,
-      0);
+  const std::string problem =
+      "--local --machine torus:8x8 --nodes 0-31,48-63 --cores 2 --graph " + graph;
+  ASSERT_EQ(RunHopmap("map " + problem + " --algorithm in-order --format perm -q -o " + mapping)
+                .exit_code,
+            0);
   const std::string eval = "eval " + problem + " --mapping " + mapping + " --format text";
 
   const testing::RunResult plain = RunHopmap(eval);
@@ -55,10 +54,8 @@ TEST(EvalTextTest, ListsTheBusiestLinksWhenAsked) {
   ASSERT_EQ(links.size(), 3u) << asked.out;
   // Heaviest first, the first at 100% of itself, and the same links as the JSON's.
   EXPECT_THAT(links[0], HasSubstr("100.0%"));
-  const nlohmann::json json =
-      nlohmann::json::parse(RunHopmap("eval " + problem + " --mapping " + mapping +
-                                      " --busiest-links 3")
-                                .out);
+  const nlohmann::json json = nlohmann::json::parse(
+      RunHopmap("eval " + problem + " --mapping " + mapping + " --busiest-links 3").out);
   ASSERT_EQ(json["busiest_links"].size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
     const std::string name = json["busiest_links"][i]["link"];
