@@ -47,8 +47,8 @@ packages=(
   # hopmapd --metrics-listen serves Prometheus metrics with prometheus-cpp; the metrics
   # test scrapes them with a real Prometheus server (not started here) and curl.
   prometheus-cpp-dev prometheus curl
-  # deploy/package.sh builds the Debian package with CPack (dpkg-shlibdeps is in
-  # dpkg-dev) and checks it with lintian; the package test does the same.
+  # deploy/package.sh builds the Debian packages with CPack (dpkg-shlibdeps is in
+  # dpkg-dev) and checks them with lintian; the package test does the same.
   dpkg-dev lintian
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
   time
