@@ -91,7 +91,7 @@ int Main(int argc, char** argv) {
       }
     }
     std::printf(" %6.3f  %-8s %.3f\n",
-                static_cast<double>(ComputeLowerBound(g, a).value) / g.total_bytes(),
+                static_cast<double>(ComputeLowerBound(g, a, nullptr).value) / g.total_bytes(),
                 best_name.c_str(), pairs_seconds);
   }
   if (!large) return 0;

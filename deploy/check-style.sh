@@ -8,7 +8,9 @@
 #    stages beneath it (core/simulate: graph, topology and metrics):
 #      graph, topology, analysis, metrics  <  search  <  bisection  <  mappers
 #      <  balance  <  solve, with io (the readers and writers) beside them over
-#      graph, topology, analysis and metrics only;
+#      graph, topology, analysis and metrics only; metrics never includes analysis
+#      (a caller that knows the graph's pattern passes what the metrics need);
+#    METIS's header is included by its adapter (core/bisection/metis_adapter.cc) only;
 #    inside core/mappers, the interface (mapper.h) includes no room, the rooms
 #    (baseline, grid, construct, local_search) none above them (local_search may use
 #    construct), and only portfolio/ (auto and the registry) sees them all; the
@@ -59,6 +61,15 @@ forbidden "the core includes the service, a client, the protocol, the simulator 
 above='core/(search|bisection|mappers|balance|solve|simulate|io)/'
 forbidden "a stage below the search machinery includes one above it" "$above" \
   'core/graph/' 'core/topology/' 'core/metrics/' 'core/analysis/' 'core/types.h'
+forbidden "core/metrics includes core/analysis (callers pass what the pattern says)" \
+  'core/analysis/' 'core/metrics/'
+metis=$(search '^#include ["<]metis\.h' -- core/ server/ client/ proto/ sim/ bench/ tests/ |
+  grep -v '^core/bisection/metis_adapter\.cc:' || true)
+if [[ -n $metis ]]; then
+  echo "check-style: metis.h is included outside the METIS adapter (core/bisection/metis_adapter.cc):" >&2
+  sed 's/^/  /' <<<"$metis" >&2
+  status=1
+fi
 forbidden "core/simulate includes a stage other than graph, topology and metrics" \
   'core/(analysis|search|bisection|mappers|balance|solve|io)/' 'core/simulate/'
 forbidden "core/search includes a stage above it" 'core/(bisection|mappers|balance|solve|io)/' \

@@ -1,11 +1,8 @@
 #include "core/balance/construct.h"
 
-#include <metis.h>
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <limits>
 #include <numeric>
 #include <queue>
 #include <set>
@@ -18,8 +15,6 @@
 
 namespace hopmap {
 namespace {
-
-static_assert(sizeof(idx_t) == sizeof(int32_t), "hopmap passes METIS 32-bit indices");
 
 // Objects in breadth-first order (components by lowest id), cut into `parts` runs
 // of about equal load.
@@ -45,31 +40,20 @@ std::vector<int32_t> BreadthFirstRuns(const BalanceInput& input, int32_t parts) 
 bool MetisParts(const BalanceInput& input, int32_t parts, double imbalance, uint64_t seed,
                 std::vector<int32_t>& part) {
   const TaskGraph& graph = input.graph;
-  const TaskId n = graph.num_tasks();
-  if (graph.num_edges() == 0 ||
-      graph.adjncy().size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+  if (graph.num_edges() == 0) return false;
+  absl::StatusOr<MetisCsr> csr = MetisCsrOf(graph);  // fails when it does not fit METIS
+  if (!csr.ok()) return false;
+  const std::vector<int32_t> vwgt = MetisLoadWeights(input);
+  MetisPartitionOptions metis;
+  metis.method = MetisMethod::kKway;
+  metis.parts = parts;
+  metis.seed = seed;
+  metis.imbalance = imbalance;
+  std::vector<int32_t> metis_part(graph.num_tasks(), 0);
+  if (!MetisPartition({csr->xadj, csr->adjncy, csr->adjwgt, vwgt}, metis, metis_part).ok()) {
     return false;
   }
-  std::vector<idx_t> vwgt = MetisLoadWeights(input);
-  std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
-  std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
-  std::vector<idx_t> wgt = ScaledMetisEdgeWeights(graph);
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
-  options[METIS_OPTION_NUMBERING] = 0;
-  idx_t nvtxs = n, ncon = 1, nparts = parts, objval = 0;
-  real_t ubvec = static_cast<real_t>(1.0 + imbalance);
-  std::vector<idx_t> metis_part(n, 0);
-  int status;
-  {
-    const ScopedMetisRandom private_rand;
-    status = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adj.data(), vwgt.data(), nullptr,
-                                 wgt.data(), &nparts, nullptr, &ubvec, options, &objval,
-                                 metis_part.data());
-  }
-  if (status != METIS_OK) return false;
-  part.assign(metis_part.begin(), metis_part.end());
+  part = std::move(metis_part);
   return true;
 }
 
@@ -79,7 +63,7 @@ std::vector<int32_t> MetisLoadWeights(const BalanceInput& input) {
   const TaskId n = input.graph.num_tasks();
   double max_load = 0;
   for (TaskId t = 0; t < n; ++t) max_load = std::max(max_load, LoadOf(input, t));
-  // Vertex weights sum to at most 2^30 (idx_t sums must not overflow).
+  // Vertex weights sum to at most 2^30 (int32_t sums must not overflow).
   const double scale = max_load > 0 ? static_cast<double>(int64_t{1} << 30) / n / max_load : 0;
   std::vector<int32_t> vwgt(n, 1);
   if (max_load > 0) {

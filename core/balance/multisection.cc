@@ -1,7 +1,5 @@
 #include "core/balance/multisection.h"
 
-#include <metis.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -18,8 +16,6 @@
 
 namespace hopmap {
 namespace {
-
-static_assert(sizeof(idx_t) == sizeof(int32_t), "hopmap passes METIS 32-bit indices");
 
 // What the multisection shares while it cuts the groups.
 struct Shared {
@@ -49,29 +45,29 @@ double ShareOf(const Shared& shared, const PositionGroup& group) {
   return share;
 }
 
-constexpr idx_t kMetisCuts = 4;
+constexpr int32_t kMetisCuts = 4;
 // V-cycles of the k-way FM per cut, while one still gains: up to 8 lowered the
 // field's 4:8:6 rows from 1.026x to 1.001x SharedMap's cost against 2 (random
 // geometric graphs 4-5% lower; bench/README.md), for 0.1-1 s more at 2^15-2^17.
 constexpr int32_t kMaxVCycles = 8;
 
-// The graph the objects induce, in METIS's arrays.
+// The graph the objects induce, in METIS's arrays (MetisGraph).
 struct LocalGraph {
-  std::vector<idx_t> xadj, adjncy, adjwgt, vwgt;
+  std::vector<int32_t> xadj, adjncy, adjwgt, vwgt;
   [[nodiscard]] CsrGraph csr() const { return {xadj, adjncy, adjwgt, vwgt}; }
 };
 
 LocalGraph InducedGraph(const Shared& shared, std::span<const TaskId> objects) {
   const TaskGraph& graph = shared.input.graph;
-  const idx_t n = static_cast<idx_t>(objects.size());
-  for (idx_t i = 0; i < n; ++i)
+  const int32_t n = static_cast<int32_t>(objects.size());
+  for (int32_t i = 0; i < n; ++i)
     shared.local_of_task[objects[i]].store(i, std::memory_order_relaxed);
   LocalGraph local;
   local.xadj.assign(n + 1, 0);
   local.vwgt.resize(n);
   const auto& graph_xadj = graph.xadj();
   const auto& graph_adjncy = graph.adjncy();
-  for (idx_t i = 0; i < n; ++i) {
+  for (int32_t i = 0; i < n; ++i) {
     const TaskId t = objects[i];
     local.vwgt[i] = shared.vertex_weight[t];
     for (int64_t e = graph_xadj[t]; e < graph_xadj[t + 1]; ++e) {
@@ -82,16 +78,16 @@ LocalGraph InducedGraph(const Shared& shared, std::span<const TaskId> objects) {
         local.adjwgt.push_back(shared.edge_weight[e]);
       }
     }
-    local.xadj[i + 1] = static_cast<idx_t>(local.adjncy.size());
+    local.xadj[i + 1] = static_cast<int32_t>(local.adjncy.size());
   }
   return local;
 }
 
 // The limit on each part's vertex weight: (1 + imbalance) x its target share.
-std::vector<int64_t> MaxWeights(const LocalGraph& local, std::span<const real_t> targets,
+std::vector<int64_t> MaxWeights(const LocalGraph& local, std::span<const float> targets,
                                 double imbalance) {
   int64_t total = 0;
-  for (idx_t w : local.vwgt) total += w;
+  for (int32_t w : local.vwgt) total += w;
   std::vector<int64_t> max_weight(targets.size());
   for (size_t c = 0; c < targets.size(); ++c) {
     max_weight[c] =
@@ -103,31 +99,22 @@ std::vector<int64_t> MaxWeights(const LocalGraph& local, std::span<const real_t>
 // The graph cut into parts with target fractions `targets` by METIS k-way, then
 // refined by k-way FM (RefineKwayCut); false when METIS cannot (no edge, or it
 // fails).
-bool CutGraph(const LocalGraph& local, std::span<const real_t> targets, double imbalance,
-              uint64_t seed, std::vector<idx_t>& part) {
+bool CutGraph(const LocalGraph& local, std::span<const float> targets, double imbalance,
+              uint64_t seed, std::vector<int32_t>& part) {
   if (local.adjncy.empty()) return false;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
-  options[METIS_OPTION_NUMBERING] = 0;
+  MetisPartitionOptions metis;
+  metis.method = MetisMethod::kKway;
+  metis.parts = static_cast<int32_t>(targets.size());
+  metis.seed = seed;
   // The best of a few METIS cuts: 3% lower costs on the field's 4:8:6 instances
   // than one, for under twice the time (bench/README.md).
-  options[METIS_OPTION_NCUTS] = kMetisCuts;
-  idx_t n = static_cast<idx_t>(local.vwgt.size());
-  idx_t ncon = 1, nparts = static_cast<idx_t>(targets.size()), objval = 0;
-  real_t ubvec = static_cast<real_t>(1.0 + imbalance);
-  std::vector<real_t> tpwgts(targets.begin(), targets.end());
-  part.assign(n, 0);
-  int status;
-  {
-    const ScopedMetisRandom private_rand;
-    // METIS's arrays are not const in its interface; it does not write them.
-    status = METIS_PartGraphKway(
-        &n, &ncon, const_cast<idx_t*>(local.xadj.data()), const_cast<idx_t*>(local.adjncy.data()),
-        const_cast<idx_t*>(local.vwgt.data()), nullptr, const_cast<idx_t*>(local.adjwgt.data()),
-        &nparts, tpwgts.data(), &ubvec, options, &objval, part.data());
+  metis.cuts = kMetisCuts;
+  metis.part_fractions = targets;
+  metis.imbalance = imbalance;
+  part.assign(local.vwgt.size(), 0);
+  if (!MetisPartition({local.xadj, local.adjncy, local.adjwgt, local.vwgt}, metis, part).ok()) {
+    return false;
   }
-  if (status != METIS_OK) return false;
   RefineKwayCutMultilevel(local.csr(), MaxWeights(local, targets, imbalance), part, seed,
                           kMaxVCycles);
   return true;
@@ -135,15 +122,15 @@ bool CutGraph(const LocalGraph& local, std::span<const real_t> targets, double i
 
 // Without METIS: the objects in the order given cut into runs by the targets.
 void CutInOrder(const Shared& shared, std::span<const TaskId> objects,
-                std::span<const real_t> targets, std::vector<idx_t>& part) {
+                std::span<const float> targets, std::vector<int32_t>& part) {
   double total = 0;
   for (TaskId t : objects) total += shared.vertex_weight[t];
   part.assign(objects.size(), 0);
   double before = 0, bound = targets.empty() ? 0 : targets[0] * total;
-  idx_t current = 0;
+  int32_t current = 0;
   for (size_t i = 0; i < objects.size(); ++i) {
     const double mid = before + shared.vertex_weight[objects[i]] / 2.0;
-    while (mid > bound && current + 1 < static_cast<idx_t>(targets.size())) {
+    while (mid > bound && current + 1 < static_cast<int32_t>(targets.size())) {
       bound += targets[++current] * total;
     }
     part[i] = current;
@@ -156,19 +143,19 @@ void CutInOrder(const Shared& shared, std::span<const TaskId> objects,
 // child its neighbours in the group mostly are in (the lightest child when none
 // is placed yet); then the k-way FM V-cycles.
 void StartParts(const Shared& shared, const PositionGroup& group, std::span<const TaskId> objects,
-                std::span<const real_t> targets, double imbalance, uint64_t seed,
-                std::vector<idx_t>& part) {
+                std::span<const float> targets, double imbalance, uint64_t seed,
+                std::vector<int32_t>& part) {
   std::vector<int32_t>& child_of_position = *shared.child_of_position;
   for (int32_t p : group.positions) child_of_position[p] = -1;
   for (size_t c = 0; c < group.children.size(); ++c) {
     for (int32_t p : group.children[c].positions) child_of_position[p] = static_cast<int32_t>(c);
   }
   const LocalGraph local = InducedGraph(shared, objects);
-  const idx_t n = static_cast<idx_t>(objects.size());
+  const int32_t n = static_cast<int32_t>(objects.size());
   part.assign(n, -1);
   std::vector<int64_t> weight(targets.size(), 0);
-  std::vector<idx_t> outside;
-  for (idx_t i = 0; i < n; ++i) {
+  std::vector<int32_t> outside;
+  for (int32_t i = 0; i < n; ++i) {
     // Another group's entries are being written: read only this group's.
     const int32_t position = shared.start_position[objects[i]];
     const int32_t child =
@@ -183,9 +170,9 @@ void StartParts(const Shared& shared, const PositionGroup& group, std::span<cons
     weight[child] += local.vwgt[i];
   }
   std::vector<int64_t> tie(targets.size());
-  for (idx_t i : outside) {
+  for (int32_t i : outside) {
     std::fill(tie.begin(), tie.end(), 0);
-    for (idx_t e = local.xadj[i]; e < local.xadj[i + 1]; ++e) {
+    for (int32_t e = local.xadj[i]; e < local.xadj[i + 1]; ++e) {
       if (part[local.adjncy[e]] >= 0) tie[part[local.adjncy[e]]] += local.adjwgt[e];
     }
     size_t best = 0;
@@ -195,7 +182,7 @@ void StartParts(const Shared& shared, const PositionGroup& group, std::span<cons
           tie[c] == tie[best] && weight[c] * targets[best] < weight[best] * targets[c];
       if (stronger || lighter) best = c;
     }
-    part[i] = static_cast<idx_t>(best);
+    part[i] = static_cast<int32_t>(best);
     weight[best] += local.vwgt[i];
   }
   if (!local.adjncy.empty()) {
@@ -213,10 +200,10 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
   }
   const size_t k = group.children.size();
   const double share = ShareOf(shared, group);
-  std::vector<real_t> targets(k);
+  std::vector<float> targets(k);
   for (size_t c = 0; c < k; ++c) {
-    targets[c] = static_cast<real_t>(share > 0 ? ShareOf(shared, group.children[c]) / share
-                                               : 1.0 / static_cast<double>(k));
+    targets[c] = static_cast<float>(share > 0 ? ShareOf(shared, group.children[c]) / share
+                                              : 1.0 / static_cast<double>(k));
   }
   // SharedMap's adaptive imbalance: the slack this group has (its capacity against
   // its load) spread evenly over the levels still to cut.
@@ -228,7 +215,7 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
   const uint64_t seed = RandomStream(shared.seed, group.positions[0] * uint64_t{64} +
                                                       static_cast<uint64_t>(group.height))
                             .Next();
-  std::vector<idx_t> part;
+  std::vector<int32_t> part;
   if (!shared.start_position.empty()) {
     StartParts(shared, group, objects, targets, imbalance, seed, part);
   } else if (!CutGraph(InducedGraph(shared, objects), targets, imbalance, seed, part)) {

@@ -1,12 +1,21 @@
 #include "core/bisection/metis_adapter.h"
 
 #include <dlfcn.h>
+#include <metis.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
 
 namespace hopmap {
 namespace {
+
+// hopmap hands METIS its int32_t and float arrays as they are.
+static_assert(std::is_same_v<idx_t, int32_t>, "hopmap passes METIS 32-bit indices");
+static_assert(std::is_same_v<real_t, float>, "hopmap passes METIS float fractions");
 
 // The private generator of the thread inside a ScopedMetisRandom (SplitMix64); null elsewhere.
 thread_local uint64_t* metis_state = nullptr;
@@ -46,6 +55,71 @@ std::vector<int32_t> ScaledMetisEdgeWeights(const TaskGraph& graph) {
                           1, static_cast<int64_t>(static_cast<__int128>(w[e]) * cap / max_w)));
   }
   return scaled;
+}
+
+absl::StatusOr<MetisCsr> MetisCsrOf(const TaskGraph& graph) {
+  if (graph.adjncy().size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    return absl::ResourceExhaustedError(absl::StrCat("the graph has ", graph.adjncy().size(),
+                                                     " adjacency entries, more than METIS's "
+                                                     "32-bit indices hold"));
+  }
+  MetisCsr csr;
+  csr.xadj.assign(graph.xadj().begin(), graph.xadj().end());
+  csr.adjncy.assign(graph.adjncy().begin(), graph.adjncy().end());
+  csr.adjwgt = ScaledMetisEdgeWeights(graph);
+  return csr;
+}
+
+absl::Status MetisPartition(const MetisGraph& graph, const MetisPartitionOptions& options,
+                            std::span<int32_t> part) {
+  if (graph.xadj.empty()) return absl::InvalidArgumentError("METIS: xadj is empty");
+  const size_t n = graph.xadj.size() - 1;
+  if (static_cast<size_t>(graph.xadj.back()) != graph.adjncy.size() ||
+      (!graph.adjwgt.empty() && graph.adjwgt.size() != graph.adjncy.size()) ||
+      (!graph.vwgt.empty() && graph.vwgt.size() != n) || part.size() != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "METIS: arrays of different lengths (", n, " vertices, xadj ends at ", graph.xadj.back(),
+        ", adjncy ", graph.adjncy.size(), ", adjwgt ", graph.adjwgt.size(), ", vwgt ",
+        graph.vwgt.size(), ", part ", part.size(), ")"));
+  }
+  if (options.parts < 1 || (!options.part_fractions.empty() &&
+                            options.part_fractions.size() != static_cast<size_t>(options.parts))) {
+    return absl::InvalidArgumentError(absl::StrCat("METIS: ", options.parts, " parts with ",
+                                                   options.part_fractions.size(), " fractions"));
+  }
+  idx_t metis_options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(metis_options);
+  metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed & 0x7fffffff);
+  metis_options[METIS_OPTION_NUMBERING] = 0;
+  if (options.cuts > 0) metis_options[METIS_OPTION_NCUTS] = options.cuts;
+  idx_t nvtxs = static_cast<idx_t>(n), ncon = 1, nparts = options.parts, objval = 0;
+  real_t ubvec = options.imbalance.has_value() ? static_cast<real_t>(1.0 + *options.imbalance) : 0;
+  // METIS's arrays are not const in its interface; with 0-based numbering it does not
+  // write them.
+  auto in = [](std::span<const int32_t> a) {
+    return a.empty() ? nullptr : const_cast<idx_t*>(a.data());
+  };
+  real_t* tpwgts =
+      options.part_fractions.empty() ? nullptr : const_cast<real_t*>(options.part_fractions.data());
+  real_t* ubvec_ptr = options.imbalance.has_value() ? &ubvec : nullptr;
+  int status;
+  {
+    const ScopedMetisRandom private_rand;
+    status =
+        (options.method == MetisMethod::kKway ? METIS_PartGraphKway : METIS_PartGraphRecursive)(
+            &nvtxs, &ncon, in(graph.xadj), in(graph.adjncy), in(graph.vwgt), nullptr,
+            in(graph.adjwgt), &nparts, tpwgts, ubvec_ptr, metis_options, &objval, part.data());
+  }
+  switch (status) {
+    case METIS_OK:
+      return absl::OkStatus();
+    case METIS_ERROR_INPUT:
+      return absl::InvalidArgumentError("METIS refused its input (METIS_ERROR_INPUT)");
+    case METIS_ERROR_MEMORY:
+      return absl::ResourceExhaustedError("METIS ran out of memory (METIS_ERROR_MEMORY)");
+    default:
+      return absl::InternalError(absl::StrCat("METIS failed (status ", status, ")"));
+  }
 }
 
 ScopedMetisRandom::ScopedMetisRandom() {

@@ -6,7 +6,6 @@
 #include <limits>
 #include <optional>
 
-#include "core/analysis/pattern.h"
 #include "core/metrics/gilmore_lawler.h"
 #include "core/metrics/grid_cut_bound.h"
 #include "tbb/blocked_range.h"
@@ -120,7 +119,7 @@ LowerBound LoadedDegreeLowerBound(const TaskGraph& graph, const Allocation& allo
 }
 
 LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation,
-                             const PatternReport* pattern) {
+                             const GridShape* grid) {
   LowerBound best = DegreeLowerBound(graph, allocation);
   // Both are valid, so the larger one is; GL only where it fits the budget.
   if (std::optional<HopBytes> gl = GilmoreLawlerLowerBound(graph, allocation);
@@ -129,13 +128,11 @@ LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocatio
   }
   // With several cores the degree bound lets each task keep cores - 1 neighbours at
   // home; on a grid the cells of one node share far fewer edges than that.
-  if (allocation.cores_per_node() > 1) {
-    absl::StatusOr<PatternReport> analysed =
-        pattern != nullptr ? absl::StatusOr<PatternReport>(*pattern) : AnalyzePattern(graph);
-    if (analysed.ok() && analysed->is_grid()) {
-      std::optional<HopBytes> grid =
-          GridCutLowerBound(graph, allocation, analysed->dims, analysed->periodic);
-      if (grid.has_value() && *grid > best.value) best = LowerBound{*grid, "grid-cut"};
+  if (allocation.cores_per_node() > 1 && grid != nullptr) {
+    if (std::optional<HopBytes> cut =
+            GridCutLowerBound(graph, allocation, grid->dims, grid->periodic);
+        cut.has_value() && *cut > best.value) {
+      best = LowerBound{*cut, "grid-cut"};
     }
   }
   return best;

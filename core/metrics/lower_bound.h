@@ -2,11 +2,11 @@
 #ifndef HOPMAP_CORE_METRICS_LOWER_BOUND_H_
 #define HOPMAP_CORE_METRICS_LOWER_BOUND_H_
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "core/analysis/pattern.h"
 #include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
 
@@ -36,15 +36,22 @@ LowerBound DegreeLowerBound(const TaskGraph& graph, const Allocation& allocation
 LowerBound LoadedDegreeLowerBound(const TaskGraph& graph, const Allocation& allocation,
                                   std::span<const double> loads, double node_capacity);
 
+// The task graph's grid, for the grid-cut bound: the dims and wrap of a
+// near-neighbour grid (a stencil PatternReport's `dims` and `periodic`). Metrics
+// does not analyse graphs: the caller says (core/analysis's AnalyzePattern).
+struct GridShape {
+  std::vector<int32_t> dims;
+  std::vector<bool> periodic;
+};
+
 // The best bound available for this size: the largest of the degree bound, the
 // Gilmore-Lawler bound where it fits kGilmoreLawlerMaxWork (gilmore_lawler.h) and,
 // with several cores per node, the grid-cut bound for near-neighbour grids
 // (grid_cut_bound.h). `method` is "degree", "gilmore-lawler" or "grid-cut" (earlier
-// ones win ties). `pattern`: the graph's AnalyzePattern result when the caller
-// already has it; otherwise the graph is analysed here when the grid-cut bound could
-// apply.
+// ones win ties). `grid`: the graph's grid when the caller found it is one; null when
+// it is not one or not known to be (no grid-cut bound then).
 LowerBound ComputeLowerBound(const TaskGraph& graph, const Allocation& allocation,
-                             const PatternReport* pattern = nullptr);
+                             const GridShape* grid);
 
 }  // namespace hopmap
 

@@ -4,11 +4,29 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/analysis/pattern.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/node_cost.h"
 
 namespace hopmap {
+namespace {
+
+// ComputeLowerBound with the graph's grid when it is one. The grid-cut bound needs
+// several cores per node, so the graph is analysed only then.
+LowerBound LowerBoundOf(const TaskGraph& graph, const Allocation& allocation) {
+  std::optional<GridShape> grid;
+  if (allocation.cores_per_node() > 1) {
+    if (absl::StatusOr<PatternReport> pattern = AnalyzePattern(graph);
+        pattern.ok() && pattern->is_grid()) {
+      grid = GridShape{pattern->dims, pattern->periodic};
+    }
+  }
+  return ComputeLowerBound(graph, allocation, grid ? &*grid : nullptr);
+}
+
+}  // namespace
 
 void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routing routing,
                     MappingReport& report, const std::optional<LowerBound>& known_bound,
@@ -42,7 +60,7 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
   } else {
     report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
   }
-  report.lower_bound = known_bound ? *known_bound : ComputeLowerBound(graph, allocation);
+  report.lower_bound = known_bound ? *known_bound : LowerBoundOf(graph, allocation);
   if (report.lower_bound.value > 0) {
     report.gap =
         static_cast<double>(report.hop_bytes) / static_cast<double>(report.lower_bound.value);

@@ -1,7 +1,5 @@
 #include "core/mappers/local_search/hybrid.h"
 
-#include <metis.h>
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -156,29 +154,22 @@ std::vector<int32_t> PartitionTasks(const TaskGraph& graph, const std::vector<in
   if (k == 1) return part;
   bool partitioned = false;
   if (use_metis && graph.num_edges() > 0) {
-    std::vector<idx_t> xadj(graph.xadj().begin(), graph.xadj().end());
-    std::vector<idx_t> adj(graph.adjncy().begin(), graph.adjncy().end());
-    std::vector<idx_t> wgt = ScaledMetisEdgeWeights(graph);
-    std::vector<real_t> tpwgts(k);
-    for (int32_t p = 0; p < k; ++p) {
-      tpwgts[p] = static_cast<real_t>(target[p]) / static_cast<real_t>(n);
-    }
-    idx_t options[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
-    options[METIS_OPTION_NUMBERING] = 0;
-    idx_t nvtxs = n, ncon = 1, nparts = k, objval = 0;
-    std::vector<idx_t> metis_part(n, 0);
-    int status;
-    {
-      const ScopedMetisRandom private_rand;
-      status =
-          METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adj.data(), nullptr, nullptr, wgt.data(),
-                              &nparts, tpwgts.data(), nullptr, options, &objval, metis_part.data());
-    }
-    if (status == METIS_OK) {
-      partitioned = true;
-      for (TaskId t = 0; t < n; ++t) part[t] = static_cast<int32_t>(metis_part[t]);
+    if (absl::StatusOr<MetisCsr> csr = MetisCsrOf(graph); csr.ok()) {
+      std::vector<float> tpwgts(k);
+      for (int32_t p = 0; p < k; ++p) {
+        tpwgts[p] = static_cast<float>(target[p]) / static_cast<float>(n);
+      }
+      MetisPartitionOptions metis;
+      metis.method = MetisMethod::kKway;
+      metis.parts = k;
+      metis.seed = seed;
+      metis.part_fractions = tpwgts;
+      std::vector<int32_t> metis_part(n, 0);
+      const MetisGraph metis_graph{csr->xadj, csr->adjncy, csr->adjwgt, /*vwgt=*/{}};
+      if (MetisPartition(metis_graph, metis, metis_part).ok()) {
+        partitioned = true;
+        part = std::move(metis_part);
+      }
     }
   }
   if (!partitioned) BreadthFirstParts(graph, target, part);

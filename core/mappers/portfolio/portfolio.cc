@@ -362,8 +362,13 @@ class PortfolioRun {
     }
     // Progress goes through the book (one report per candidate, with the best so far).
     shared_.on_progress = nullptr;
-    // The lower bound first: a candidate that reaches it is optimal.
-    bound_ = ComputeLowerBound(input.graph, input.allocation, shared_.pattern);
+    // The lower bound first: a candidate that reaches it is optimal. A grid's
+    // pattern gives it the grid-cut bound.
+    std::optional<GridShape> grid;
+    if (shared_.pattern != nullptr && shared_.pattern->is_grid()) {
+      grid = GridShape{shared_.pattern->dims, shared_.pattern->periodic};
+    }
+    bound_ = ComputeLowerBound(input.graph, input.allocation, grid ? &*grid : nullptr);
   }
 
   // The caller's mapping (a runtime's current placement) competes like a

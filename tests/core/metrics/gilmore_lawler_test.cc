@@ -139,7 +139,7 @@ TEST(GilmoreLawlerTest, NeverAboveBruteForceOptimum) {
       EXPECT_LE(*gl, optimum) << "case " << c << " seed " << seed;
       EXPECT_GE(*gl, 0);
       if (*gl == optimum) ++tight;
-      const LowerBound best = ComputeLowerBound(g, alloc);
+      const LowerBound best = ComputeLowerBound(g, alloc, nullptr);
       const LowerBound degree = DegreeLowerBound(g, alloc);
       EXPECT_EQ(best.value, std::max(*gl, degree.value));
       EXPECT_EQ(best.method, *gl > degree.value ? "gilmore-lawler" : "degree");

@@ -76,7 +76,8 @@ TEST(GridCutBoundTest, NeverAboveTheOptimum) {
     const HopBytes optimum = BruteForceOptimum(graph, allocation);
     EXPECT_LE(*bound, optimum) << gen.kind << " cores " << c.cores;
     EXPECT_GT(*bound, 0);
-    EXPECT_LE(ComputeLowerBound(graph, allocation).value, optimum);
+    const GridShape grid{c.dims, periodic};
+    EXPECT_LE(ComputeLowerBound(graph, allocation, &grid).value, optimum);
   }
 }
 
@@ -91,7 +92,8 @@ TEST(GridCutBoundTest, TableIStencilIsProvedOptimal) {
   const TaskGraph graph = *GenerateGraph(gen);
   Allocation allocation = *Allocation::WholeMachine(torus);
   allocation = *Allocation::Create(torus, allocation.nodes(), 4);
-  const LowerBound bound = ComputeLowerBound(graph, allocation);
+  const GridShape grid{{16, 16}, {true, true}};
+  const LowerBound bound = ComputeLowerBound(graph, allocation, &grid);
   EXPECT_EQ(bound.method, "grid-cut");
   EXPECT_EQ(bound.value, graph.total_bytes() / 2);
 }

@@ -157,7 +157,7 @@ TEST(LowerBoundTest, NeverAboveBruteForceOptimum) {
       auto alloc = *Allocation::Create(MakeTorus(cases[c].dims, cases[c].wrap), cases[c].nodes,
                                        cases[c].cores);
       const HopBytes optimum = BruteForceOptimum(g, alloc);
-      const LowerBound bound = ComputeLowerBound(g, alloc);
+      const LowerBound bound = ComputeLowerBound(g, alloc, nullptr);
       EXPECT_LE(bound.value, optimum) << "case " << c << " seed " << seed;
       // The larger of the degree and Gilmore-Lawler bounds (gilmore_lawler_test.cc).
       EXPECT_GE(bound.value, DegreeLowerBound(g, alloc).value);
@@ -214,7 +214,7 @@ TEST(LowerBoundTest, StencilOnMatchingTorusIsTight) {
   }
   TaskGraph g = *std::move(b).Build();
   auto alloc = *Allocation::WholeMachine(MakeTorus({4, 4}, true));
-  EXPECT_EQ(ComputeLowerBound(g, alloc).value, g.total_bytes());
+  EXPECT_EQ(ComputeLowerBound(g, alloc, nullptr).value, g.total_bytes());
   std::vector<SlotId> in_order(16);
   std::iota(in_order.begin(), in_order.end(), 0);
   EXPECT_EQ(ComputeHopBytes(g, alloc, in_order), g.total_bytes());
@@ -224,9 +224,9 @@ TEST(LowerBoundTest, CoresMakeColocationFree) {
   // Two tasks, one node with two cores: the optimum and the bound are 0.
   TaskGraph g = MakeGraph(2, {{0, 1, 5}});
   auto alloc = *Allocation::Create(MakeTorus({4}, true), {1}, 2);
-  EXPECT_EQ(ComputeLowerBound(g, alloc).value, 0);
+  EXPECT_EQ(ComputeLowerBound(g, alloc, nullptr).value, 0);
   auto one_core = *Allocation::Create(MakeTorus({4}, true), {1, 3}, 1);
-  EXPECT_EQ(ComputeLowerBound(g, one_core).value, 5 * 2);  // the nodes are 2 hops apart
+  EXPECT_EQ(ComputeLowerBound(g, one_core, nullptr).value, 5 * 2);  // the nodes are 2 hops apart
 }
 
 }  // namespace
