@@ -33,6 +33,7 @@
 #include "core/balance/balance_search.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
+#include "core/balance/multilevel_refine.h"
 #include "core/graph/generators.h"
 #include "core/io/graph_format.h"
 #include "core/search/random_stream.h"

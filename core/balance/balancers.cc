@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/analysis/pattern.h"
+#include "core/balance/balance_search.h"
 #include "core/balance/balanced_placement.h"
 #include "core/balance/construct.h"
 #include "core/balance/inside_nodes_balanced.h"
@@ -410,81 +411,6 @@ std::vector<int32_t> GridOf(const TaskGraph& graph) {
   for (int32_t d : pattern->dims) size *= d;
   if (size != graph.num_tasks()) return {};
   return pattern->dims;
-}
-
-BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
-                                   const StopCondition& stop) {
-  BalanceSearchStats stats = RepairBalance(placement, cap, stop);
-  const BalanceSearchStats refined = MultilevelRefine(placement, cap, {}, stop);
-  stats.passes += refined.passes;
-  stats.moves += refined.moves;
-  stats.swaps += refined.swaps;
-  if (!stats.balanced) {
-    const BalanceSearchStats again = RepairBalance(placement, cap, stop);
-    stats.moves += again.moves;
-    stats.balanced = again.balanced;
-    stats.why_not_balanced = again.why_not_balanced;
-  }
-  return stats;
-}
-
-BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
-                                 const StopCondition& stop) {
-  const BalanceInput& in = placement.input();
-  const BalanceOptions& rules = placement.options();
-  const TaskId n = placement.num_objects();
-  if (!placement.MigrationLimitsHold() && n > 0) {
-    // The price's unit: the bytes an object sends per byte of its state, on
-    // average, so that a price of k is about k hops on every byte it sends.
-    double edge_bytes = 0, state_bytes = 0;
-    for (TaskId t = 0; t < n; ++t) {
-      in.graph.ForEachNeighbor(t, [&](TaskId, Bytes w) { edge_bytes += static_cast<double>(w); });
-      state_bytes += static_cast<double>(StateBytesOf(in, t));
-    }
-    const double unit = edge_bytes / std::max(1.0, state_bytes);
-    // The trials count migrations as `rules` do (the price changes only the
-    // objective), so their counts are checked against the caller's limits.
-    auto within = [&](const BalancedPlacement& p) {
-      return (rules.max_migrations < 0 || p.migrated_objects() <= rules.max_migrations) &&
-             (rules.max_migration_bytes < 0 || p.migrated_bytes() <= rules.max_migration_bytes);
-    };
-    // How far over the limits (1: at them).
-    auto over = [&](const BalancedPlacement& p) {
-      double ratio = 0;
-      if (rules.max_migrations >= 0) {
-        ratio = std::max(ratio, static_cast<double>(p.migrated_objects()) /
-                                    std::max<double>(1, static_cast<double>(rules.max_migrations)));
-      }
-      if (rules.max_migration_bytes >= 0) {
-        ratio = std::max(ratio,
-                         static_cast<double>(p.migrated_bytes()) /
-                             std::max<double>(1, static_cast<double>(rules.max_migration_bytes)));
-      }
-      return ratio;
-    };
-    // The price starts low (a remap's first steps also gain hop-bytes) and rises
-    // by kFarStep while the placement is far over a limit, kNearStep near it
-    // (docs/tuning.md).
-    constexpr double kFirstPrice = 0.03, kFarStep = 2.0, kNearStep = 1.25, kMaxPrice = 1000;
-    BalanceOptions priced = rules;
-    priced.max_migrations = -1;
-    priced.max_migration_bytes = -1;
-    std::vector<SlotId> slots = placement.slot_of_task();
-    // Without edges no price moves anything: TrimMigrations alone below.
-    for (double k = kFirstPrice; unit > 0 && k < kMaxPrice && !stop.ShouldStop();) {
-      priced.migration_cost = rules.migration_cost + k * unit;
-      BalancedPlacement trial(in, priced, std::move(slots));
-      MultilevelRefine(trial, cap, {}, stop);
-      const bool done = within(trial);
-      const double ratio = over(trial);
-      slots = std::move(trial).Release();
-      if (done) break;
-      k *= ratio > 1.5 ? kFarStep : kNearStep;
-    }
-    placement = BalancedPlacement(in, rules, std::move(slots));
-  }
-  TrimMigrations(placement, cap, stop);
-  return RepairAndRefine(placement, cap, stop);
 }
 
 const std::vector<BalancerInfo>& BuiltinBalancers() {

@@ -12,7 +12,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/balance/balance_problem.h"
-#include "core/balance/balance_search.h"
 #include "core/mappers/mapper.h"
 
 namespace hopmap {
@@ -61,19 +60,6 @@ absl::StatusOr<std::unique_ptr<Balancer>> CreateBalancer(absl::string_view name)
 // The grid the objects form (dims, first fastest), when the pattern analysis finds
 // a near-neighbour grid carrying nearly all the bytes; empty otherwise.
 std::vector<int32_t> GridOf(const TaskGraph& graph);
-
-// hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
-// repair if the refinement could not keep a slot under the cap.
-BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
-                                   const StopCondition& stop);
-
-// A remap brought back within the migration limits, then repaired and refined.
-// Over a limit, the multilevel refinement runs with a price on every migration
-// that rises (x2 a step while far over a limit, x1.25 near it) until the limits hold: the moves
-// home that cost the least hop-bytes per migration saved go first, whole clusters at once. Then
-// TrimMigrations for what is left, and RepairAndRefine under the caller's rules.
-BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
-                                 const StopCondition& stop);
 
 }  // namespace hopmap
 

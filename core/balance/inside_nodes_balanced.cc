@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/balance/balanced_placement.h"
-#include "core/balance/balancers.h"
+#include "core/balance/multilevel_refine.h"
 #include "core/balance/multisection.h"
 #include "core/mappers/inside_nodes.h"
 #include "core/search/position_graph.h"

@@ -5,6 +5,9 @@
 // do not find: each of its objects alone would cut more edges than it uncuts. As
 // in METIS's and Scotch's multilevel refinement, and ParMETIS's adaptive
 // repartitioning, whose coarsening also stays within the current parts.
+// Also the search every balancer runs after its start (RepairAndRefine,
+// TrimAndRefine): below balancers.h, so that what the balancers call
+// (inside_nodes_balanced) can run it too.
 #ifndef HOPMAP_CORE_BALANCE_MULTILEVEL_REFINE_H_
 #define HOPMAP_CORE_BALANCE_MULTILEVEL_REFINE_H_
 
@@ -46,6 +49,19 @@ struct MultilevelRefineOptions {
 BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
                                     const MultilevelRefineOptions& options,
                                     const StopCondition& stop);
+
+// hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
+// repair if the refinement could not keep a slot under the cap.
+BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
+                                   const StopCondition& stop);
+
+// A remap brought back within the migration limits, then repaired and refined.
+// Over a limit, the multilevel refinement runs with a price on every migration
+// that rises (x2 a step while far over a limit, x1.25 near it) until the limits hold: the moves
+// home that cost the least hop-bytes per migration saved go first, whole clusters at once. Then
+// TrimMigrations for what is left, and RepairAndRefine under the caller's rules.
+BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
+                                 const StopCondition& stop);
 
 }  // namespace hopmap
 

@@ -11,6 +11,7 @@
 #include "core/balance/balanced_placement.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
+#include "core/balance/multilevel_refine.h"
 #include "core/metrics/lower_bound.h"
 #include "core/search/random_stream.h"
 #include "core/solve/report.h"
