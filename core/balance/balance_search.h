@@ -26,6 +26,9 @@ struct BalanceSearchStats {
   int32_t passes = 0;
   int64_t moves = 0;
   int64_t swaps = 0;
+  // Coarse levels of a multilevel refinement's V-cycle (the most any of its
+  // V-cycles built); 0 for the single-level searches.
+  int32_t levels = 0;
   // Repair: every slot ended at or under the cap.
   bool balanced = false;
   // Repair: why a slot stayed over the cap (empty when balanced).

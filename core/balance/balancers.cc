@@ -56,6 +56,36 @@ class PartitionBalancer final : public Balancer {
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
 };
 
+// The figures of several searches after a start, added up (levels: the most).
+void AddSearch(BalanceSearchStats& total, const BalanceSearchStats& more) {
+  total.passes += more.passes;
+  total.moves += more.moves;
+  total.swaps += more.swaps;
+  total.levels = std::max(total.levels, more.levels);
+}
+
+// The figures every search-based balancer reports, in this order.
+void AppendSearchStats(const BalanceSearchStats& search, std::vector<Statistic>& stats) {
+  stats.push_back({"passes", static_cast<double>(search.passes)});
+  stats.push_back({"moves", static_cast<double>(search.moves)});
+  stats.push_back({"swaps", static_cast<double>(search.swaps)});
+  stats.push_back({"levels", static_cast<double>(search.levels)});
+}
+
+// Slots above `cap` (beyond LoadTolerance) under `slot_of_task`, background loads
+// included: what the runtime balancers, which do not search, report.
+int64_t SlotsOverCap(const BalanceInput& in, std::span<const SlotId> slot_of_task, double cap) {
+  std::vector<double> load(in.allocation.num_slots(), 0.0);
+  for (size_t s = 0; s < in.background_load.size() && s < load.size(); ++s) {
+    load[s] = in.background_load[s];
+  }
+  for (TaskId t = 0; t < static_cast<TaskId>(slot_of_task.size()); ++t) {
+    load[slot_of_task[t]] += LoadOf(in, t);
+  }
+  return std::count_if(load.begin(), load.end(),
+                       [&](double l) { return l > cap + LoadTolerance(cap); });
+}
+
 // The caller's grid, or the graph's analysed here.
 std::vector<int32_t> GridOf(const BalancerInput& in) {
   return in.grid_dims != nullptr ? *in.grid_dims : GridOf(in.problem.graph);
@@ -72,14 +102,19 @@ std::tuple<bool, double, int64_t> Rank(const BalancedPlacement& p, double cap) {
 // one has every thread, as large inputs need within a short budget. The first
 // round always runs; a later one only when the time left would fit one as long
 // as the round before (a round the deadline cuts short gives poor placements).
-void RunInRounds(std::span<const int> bounds, const StopCondition& stop,
+// Returns whether every round ran.
+bool RunInRounds(std::span<const int> bounds, const StopCondition& stop,
                  const std::function<void(int)>& fn) {
   for (size_t round = 0; round + 1 < bounds.size(); ++round) {
     const absl::Time round_start = absl::Now();
     tbb::parallel_for(bounds[round], bounds[round + 1], fn);
     const absl::Time now = absl::Now();
-    if (stop.ShouldStop() || now + (now - round_start) > stop.deadline()) break;
+    if (round + 2 < bounds.size() &&
+        (stop.ShouldStop() || now + (now - round_start) > stop.deadline())) {
+      return false;
+    }
   }
+  return true;
 }
 
 // What moving each object costs, for the remapping bisection: the caller's
@@ -139,6 +174,8 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   std::vector<std::vector<SlotId>> result(runs);
   std::vector<std::tuple<bool, double, int64_t>> rank(runs);
   std::vector<std::string> why(runs);
+  std::vector<BalanceSearchStats> searched(runs);
+  std::vector<uint8_t> ran(runs, 0);
   // Skipped starts rank last.
   std::fill(rank.begin(), rank.end(),
             std::make_tuple(true, std::numeric_limits<double>::infinity(),
@@ -147,6 +184,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     // A start that would begin after the deadline is skipped: METIS's cuts cannot
     // be interrupted, so it would only overrun the budget (the first always runs).
     if (run > 0 && in.stop.ShouldStop()) return;
+    ran[run] = 1;
     MapperOptions options = in.options;
     std::vector<SlotId> start;
     switch (starts[run]) {
@@ -190,7 +228,8 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
         }
       }
     }
-    why[run] = RepairAndRefine(placement, in.cap.cap, in.stop).why_not_balanced;
+    searched[run] = RepairAndRefine(placement, in.cap.cap, in.stop);
+    why[run] = searched[run].why_not_balanced;
     rank[run] = Rank(placement, in.cap.cap);
     result[run] = std::move(placement).Release();
   };
@@ -198,22 +237,34 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   // two starts sharing two cores both miss a budget that one with both cores meets
   // (docs/tuning.md).
   const int bounds[] = {0, 1, runs};
-  RunInRounds(bounds, in.stop, run_start);
+  const bool every_round = RunInRounds(bounds, in.stop, run_start);
   const int best = static_cast<int>(std::min_element(rank.begin(), rank.end()) - rank.begin());
   BalancerOutput out;
   out.slot_of_task = std::move(result[best]);
   out.why_not_balanced = std::move(why[best]);
+  // Every start's search, added up in start order.
+  BalanceSearchStats total;
+  for (const BalanceSearchStats& s : searched) AddSearch(total, s);
+  bool greedy_tried = false;
   if (std::get<0>(rank[best])) {
     // No start ended under the cap: GreedyLB's placement (heaviest object to the
     // least loaded slot) balances what it can whatever the graph, then the same
     // search. Kept when it ranks better.
     BalancedPlacement greedy(scratch, free_options, GreedyLbPlacement(scratch));
     const BalanceSearchStats stats = RepairAndRefine(greedy, in.cap.cap, in.stop);
+    AddSearch(total, stats);
+    greedy_tried = true;
     if (Rank(greedy, in.cap.cap) < rank[best]) {
       out.why_not_balanced = stats.why_not_balanced;
       out.slot_of_task = std::move(greedy).Release();
     }
   }
+  const int64_t starts_run = std::count(ran.begin(), ran.end(), 1);
+  out.stats.push_back({"starts", static_cast<double>(starts_run)});
+  AppendSearchStats(total, out.stats);
+  out.stats.push_back({"greedy_fallback", greedy_tried ? 1.0 : 0.0});
+  out.stats.push_back(
+      {"stopped_early", !every_round || starts_run < runs || in.stop.ShouldStop() ? 1.0 : 0.0});
   // With node levels: each node's cores for a low node cost (the placement above
   // saw only the nodes). Quick next to the solve, so it runs past the deadline.
   out.slot_of_task = LayOutCoresInsideNodes(scratch, out.slot_of_task, in.cap.cap, in.options,
@@ -249,7 +300,21 @@ class MigrateBalancer final : public Balancer {
     const BalanceSearchStats repair_stats = RepairAndRefine(repaired, in.cap.cap, in.stop);
     out.slot_of_task = repaired.slot_of_task();
     out.why_not_balanced = repair_stats.why_not_balanced;
-    if (in.problem.current_slot.empty() || in.stop.ShouldStop()) return out;
+    // The repair's search and every remap's, added up in the order of kStayScales.
+    BalanceSearchStats total = repair_stats;
+    auto finish = [&](int remaps_run, bool cut) {
+      out.stats.push_back({"remaps", static_cast<double>(remaps_run)});
+      AppendSearchStats(total, out.stats);
+      out.stats.push_back({"stopped_early", cut || in.stop.ShouldStop() ? 1.0 : 0.0});
+    };
+    if (in.problem.current_slot.empty()) {
+      finish(0, false);
+      return out;
+    }
+    if (in.stop.ShouldStop()) {
+      finish(0, true);
+      return out;
+    }
 
     // Remaps with the stay scales, a round at a time in parallel; one over a
     // migration limit sends its least useful moves back first. The best within the
@@ -262,6 +327,8 @@ class MigrateBalancer final : public Balancer {
     std::vector<std::tuple<bool, double, int64_t>> rank(kRemaps);
     std::vector<std::string> why(kRemaps);
     std::vector<uint8_t> within(kRemaps, 0);
+    std::vector<BalanceSearchStats> searched(kRemaps);
+    std::vector<uint8_t> ran(kRemaps, 0);
     auto remap = [&](int run) {
       std::vector<int64_t> scaled(stay.size());
       for (size_t t = 0; t < stay.size(); ++t) {
@@ -271,13 +338,15 @@ class MigrateBalancer final : public Balancer {
           in.problem, in.balance,
           BisectionPlacement(in.problem, NodeImbalance(in), in.options, in.stop,
                              {.stay = scaled, .grid_dims = grid, .anchored_cut = true}));
-      why[run] = TrimAndRefine(remapped, in.cap.cap, in.stop).why_not_balanced;
+      ran[run] = 1;
+      searched[run] = TrimAndRefine(remapped, in.cap.cap, in.stop);
+      why[run] = searched[run].why_not_balanced;
       within[run] = remapped.MigrationLimitsHold();
       rank[run] = Rank(remapped, in.cap.cap);
       result[run] = std::move(remapped).Release();
     };
     static_assert(kRoundStarts[std::size(kRoundStarts) - 1] == kRemaps);
-    RunInRounds(kRoundStarts, in.stop, remap);
+    const bool every_round = RunInRounds(kRoundStarts, in.stop, remap);
     std::tuple<bool, double, int64_t> best = Rank(repaired, in.cap.cap);
     for (int run = 0; run < kRemaps; ++run) {
       if (!within[run] || !(rank[run] < best)) continue;
@@ -285,6 +354,9 @@ class MigrateBalancer final : public Balancer {
       out.slot_of_task = std::move(result[run]);
       out.why_not_balanced = std::move(why[run]);
     }
+    for (const BalanceSearchStats& s : searched) AddSearch(total, s);
+    const int remaps_run = static_cast<int>(std::count(ran.begin(), ran.end(), 1));
+    finish(remaps_run, !every_round || remaps_run < kRemaps);
     return out;
   }
 };
@@ -292,7 +364,11 @@ class MigrateBalancer final : public Balancer {
 class GreedyLbBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override {
-    return BalancerOutput{GreedyLbPlacement(in.problem), {}, "", ""};
+    BalancerOutput out;
+    out.slot_of_task = GreedyLbPlacement(in.problem);
+    out.stats.push_back({"slots_over_cap", static_cast<double>(SlotsOverCap(
+                                               in.problem, out.slot_of_task, in.cap.cap))});
+    return out;
   }
 };
 
@@ -303,14 +379,25 @@ class RefineLbBalancer final : public Balancer {
         in.problem.current_slot.empty()
             ? BlockPlacement(in.problem)
             : std::vector<SlotId>(in.problem.current_slot.begin(), in.problem.current_slot.end());
-    return BalancerOutput{RefineLbPlacement(in.problem, start, in.cap.cap), {}, "", ""};
+    BalancerOutput out;
+    out.slot_of_task = RefineLbPlacement(in.problem, start, in.cap.cap);
+    int64_t moved = 0;
+    for (size_t t = 0; t < start.size(); ++t) moved += out.slot_of_task[t] != start[t];
+    out.stats.push_back({"moved_objects", static_cast<double>(moved)});
+    out.stats.push_back({"slots_over_cap", static_cast<double>(SlotsOverCap(
+                                               in.problem, out.slot_of_task, in.cap.cap))});
+    return out;
   }
 };
 
 class BlockBalancer final : public Balancer {
  public:
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override {
-    return BalancerOutput{BlockPlacement(in.problem), {}, "", ""};
+    BalancerOutput out;
+    out.slot_of_task = BlockPlacement(in.problem);
+    out.stats.push_back({"slots_over_cap", static_cast<double>(SlotsOverCap(
+                                               in.problem, out.slot_of_task, in.cap.cap))});
+    return out;
   }
 };
 
@@ -352,12 +439,14 @@ class AutoBalancer final : public Balancer {
       const BalancedPlacement measured(in.problem, in.balance, out->slot_of_task);
       candidate.hop_bytes = measured.hop_bytes();
       const std::tuple<bool, double, int64_t> rank = Rank(measured, in.cap.cap);
+      candidate.stats = out->stats;
       best.candidates.push_back(std::move(candidate));
       if (best.winner.empty() || rank < best_rank) {
         best_rank = rank;
         best.winner = runs[i].name;
         best.slot_of_task = std::move(out->slot_of_task);
         best.why_not_balanced = std::move(out->why_not_balanced);
+        best.stats = std::move(out->stats);
       }
     }
     if (best.winner.empty()) {

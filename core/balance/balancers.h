@@ -34,6 +34,10 @@ struct BalancerOutput {
   std::string winner;
   // Why the result is not under the requested cap, when the balancer knows.
   std::string why_not_balanced;
+  // What the balancer did (searches' passes, moves and swaps, starts run, whether
+  // the clock cut it), as mappers report theirs (MapOutput::stats); portfolios give
+  // their winner's, and each candidate carries its own.
+  std::vector<Statistic> stats;
 };
 
 class Balancer {

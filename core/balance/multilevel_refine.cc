@@ -121,6 +121,7 @@ void Add(BalanceSearchStats& total, const BalanceSearchStats& more) {
   total.passes += more.passes;
   total.moves += more.moves;
   total.swaps += more.swaps;
+  total.levels = std::max(total.levels, more.levels);
 }
 
 // Refines `start` (slots of `input`'s allocation) by the V-cycle: the levels
@@ -142,6 +143,7 @@ std::vector<SlotId> VCycle(const BalanceInput& input, const BalanceOptions& bala
     slots = level->slot_of_task;
     levels.push_back(std::move(level));
   }
+  stats.levels = std::max(stats.levels, static_cast<int32_t>(levels.size()));
   std::vector<SlotId> above;
   for (size_t i = levels.size(); i-- > 0;) {
     Level& level = *levels[i];
@@ -313,6 +315,7 @@ BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
   stats.passes += refined.passes;
   stats.moves += refined.moves;
   stats.swaps += refined.swaps;
+  stats.levels = refined.levels;
   if (!stats.balanced) {
     const BalanceSearchStats again = RepairBalance(placement, cap, stop);
     stats.moves += again.moves;
@@ -327,6 +330,8 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
   const BalanceInput& in = placement.input();
   const BalanceOptions& rules = placement.options();
   const TaskId n = placement.num_objects();
+  // The priced refinements' figures, added to the final search's.
+  BalanceSearchStats priced_stats;
   if (!placement.MigrationLimitsHold() && n > 0) {
     // The price's unit: the bytes an object sends per byte of its state, on
     // average, so that a price of k is about k hops on every byte it sends.
@@ -368,7 +373,7 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
     for (double k = kFirstPrice; unit > 0 && k < kMaxPrice && !stop.ShouldStop();) {
       priced.migration_cost = rules.migration_cost + k * unit;
       BalancedPlacement trial(in, priced, std::move(slots));
-      MultilevelRefine(trial, cap, {}, stop);
+      Add(priced_stats, MultilevelRefine(trial, cap, {}, stop));
       const bool done = within(trial);
       const double ratio = over(trial);
       slots = std::move(trial).Release();
@@ -378,7 +383,9 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
     placement = BalancedPlacement(in, rules, std::move(slots));
   }
   TrimMigrations(placement, cap, stop);
-  return RepairAndRefine(placement, cap, stop);
+  BalanceSearchStats stats = RepairAndRefine(placement, cap, stop);
+  Add(stats, priced_stats);
+  return stats;
 }
 
 }  // namespace hopmap

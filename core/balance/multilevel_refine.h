@@ -51,7 +51,8 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
                                     const StopCondition& stop);
 
 // hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
-// repair if the refinement could not keep a slot under the cap.
+// repair if the refinement could not keep a slot under the cap. Its figures are
+// the sums of the three (levels: the refinement's).
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop);
 
@@ -60,6 +61,8 @@ BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
 // that rises (x2 a step while far over a limit, x1.25 near it) until the limits hold: the moves
 // home that cost the least hop-bytes per migration saved go first, whole clusters at once. Then
 // TrimMigrations for what is left, and RepairAndRefine under the caller's rules.
+// Its figures are the final RepairAndRefine's plus the priced refinements' passes,
+// moves and swaps.
 BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
                                  const StopCondition& stop);
 

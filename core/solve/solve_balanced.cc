@@ -175,12 +175,14 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
     report.time_limit_seconds = sized.time_limit_seconds;
     if (out->candidates.empty()) {
       report.algorithm = std::string(algorithm);
-      report.candidates.push_back(
-          {report.algorithm, report.hop_bytes, report.link_loads.max_load, seconds, "", {}});
+      report.candidates.push_back({report.algorithm, report.hop_bytes, report.link_loads.max_load,
+                                   seconds, "", out->stats});
     } else {
       report.algorithm = absl::StrCat(std::string(algorithm), "(", out->winner, ")");
       report.candidates = std::move(out->candidates);
     }
+    // The winner's figures (a portfolio's: those of the candidate it kept).
+    report.stats = std::move(out->stats);
     result = std::move(report);
   });
   return result;

@@ -47,6 +47,15 @@ TEST(BalanceCliTest, MapsObjectsManyPerSlotWithinTheCap) {
   EXPECT_LE(j["lower_bound"].get<int64_t>(), j["hop_bytes"].get<int64_t>());
   EXPECT_FALSE(b["has_current"].get<bool>());
   EXPECT_EQ(j["algorithm"].get<std::string>().rfind("auto(", 0), 0u) << j["algorithm"];
+  // The balancer's figures: auto ran partition alone (no current placement).
+  ASSERT_EQ(j["candidates"].size(), 1u);
+  EXPECT_EQ(j["candidates"][0]["stats"], j["stats"]);
+  std::vector<std::string> names;
+  for (const auto& [name, value] : j["stats"].items()) names.push_back(name);
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("starts", "passes", "moves", "swaps", "levels",
+                                                     "greedy_fallback", "stopped_early"));
+  EXPECT_GE(j["stats"]["passes"].get<int64_t>(), 1) << j["stats"];
+  EXPECT_EQ(j["stats"]["stopped_early"], 0) << j["stats"];
 }
 
 TEST(BalanceCliTest, RemapsFromTheCurrentPlacementAndEvalAgrees) {
@@ -65,6 +74,12 @@ TEST(BalanceCliTest, RemapsFromTheCurrentPlacementAndEvalAgrees) {
   EXPECT_LE(b["migrated_objects"].get<int64_t>(), 10);
   EXPECT_EQ(b["moves"].size(), b["migrated_objects"].get<size_t>());
   EXPECT_LE(j["hop_bytes"].get<int64_t>(), j["baseline_hop_bytes"].get<int64_t>());
+  // With a migration limit auto runs migrate alone; its figures are the report's.
+  ASSERT_EQ(j["candidates"].size(), 1u);
+  EXPECT_EQ(j["candidates"][0]["algorithm"], "migrate");
+  EXPECT_EQ(j["candidates"][0]["stats"], j["stats"]);
+  EXPECT_EQ(j["stats"]["remaps"], 6) << j["stats"];
+  EXPECT_TRUE(j["stats"].contains("moves")) << j["stats"];
   // eval of the answer, against the same current placement, says the same.
   const std::string answer = kTmp + "/balance_answer.json";
   WriteFile(answer, r.out);

@@ -60,6 +60,11 @@ TEST(BalanceDaemonTest, RemapsLikeLocalAndReportsTheMoves) {
   ASSERT_TRUE(remote.ok()) << remote.status();
   EXPECT_EQ(remote->slot_of_task, local->slot_of_task);
   EXPECT_EQ(remote->hop_bytes, local->hop_bytes);
+  // The balancer's figures come through the reply as computed in-process.
+  EXPECT_TRUE(FindStatistic(remote->stats, "passes").has_value());
+  EXPECT_EQ(remote->stats, local->stats);
+  ASSERT_EQ(remote->candidates.size(), 1u);
+  EXPECT_EQ(remote->candidates[0].stats, remote->stats);
   ASSERT_TRUE(remote->balance.has_value());
   EXPECT_TRUE(remote->balance->balanced) << remote->balance->note;
   EXPECT_EQ(remote->balance->load_of_slot.size(), 64u);
@@ -80,6 +85,11 @@ TEST(BalanceDaemonTest, RemapsLikeLocalAndReportsTheMoves) {
   ASSERT_TRUE(moved->balance.has_value());
   EXPECT_TRUE(moved->balance->has_current);
   EXPECT_LE(moved->balance->migrated_objects, 100);
+  // auto under a migration limit runs migrate alone: its figures, in the reply.
+  ASSERT_EQ(moved->candidates.size(), 1u);
+  EXPECT_EQ(moved->candidates[0].algorithm, "migrate");
+  EXPECT_EQ(moved->candidates[0].stats, moved->stats);
+  EXPECT_TRUE(FindStatistic(moved->stats, "remaps").has_value());
   EXPECT_EQ(moved->balance->moves.size(), static_cast<size_t>(moved->balance->migrated_objects));
   for (const ObjectMove& m : moved->balance->moves) {
     EXPECT_EQ(m.from, remote->slot_of_task[m.task]);

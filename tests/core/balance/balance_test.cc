@@ -229,6 +229,59 @@ TEST(BalancedSolveTest, PartitionAnswersWhenTheDeadlineHasPassed) {
     EXPECT_GE(s, 0);
     EXPECT_LT(s, allocation.num_slots());
   }
+  // The figures say one start ran and the clock cut the search.
+  EXPECT_EQ(FindStatistic(out->stats, "starts"), 1.0);
+  EXPECT_EQ(FindStatistic(out->stats, "stopped_early"), 1.0);
+}
+
+// Every balancer reports what it did, in a fixed order of names; auto gives each
+// candidate its own figures and the winner's as its own.
+TEST(BalancedSolveTest, BalancersReportTheirFigures) {
+  const TaskGraph graph = Generate("stencil2d-5", {16, 16});
+  const Allocation allocation = WholeTorus({2, 2}, 4);
+  const std::vector<double> loads = RandomLoads(256, 0.5, 1.5, 5);
+  const std::vector<SlotId> current = GreedyLbPlacement({graph, allocation, loads});
+  const BalanceInput input{graph, allocation, loads, current};
+  const BalanceOptions balance;
+  const MapperOptions options;
+  const StopCondition stop(absl::InfiniteFuture());
+  const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
+  auto names = [](const std::vector<Statistic>& stats) {
+    std::vector<std::string> out;
+    for (const Statistic& s : stats) out.push_back(s.name);
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"partition",
+       {"starts", "passes", "moves", "swaps", "levels", "greedy_fallback", "stopped_early"}},
+      {"migrate", {"remaps", "passes", "moves", "swaps", "levels", "stopped_early"}},
+      {"greedy-lb", {"slots_over_cap"}},
+      {"refine-lb", {"moved_objects", "slots_over_cap"}},
+      {"block", {"slots_over_cap"}},
+  };
+  for (const auto& [name, stat_names] : expected) {
+    absl::StatusOr<std::unique_ptr<Balancer>> balancer = CreateBalancer(name);
+    ASSERT_TRUE(balancer.ok()) << name;
+    absl::StatusOr<BalancerOutput> out = (*balancer)->Balance({input, balance, options, stop, cap});
+    ASSERT_TRUE(out.ok()) << name << ": " << out.status();
+    EXPECT_EQ(names(out->stats), stat_names) << name;
+    if (name == "partition" || name == "migrate") {
+      EXPECT_GT(*FindStatistic(out->stats, "passes"), 0) << name;
+      EXPECT_EQ(FindStatistic(out->stats, "stopped_early"), 0.0) << name;
+    }
+  }
+  EXPECT_EQ(FindStatistic(
+                (*CreateBalancer("migrate"))->Balance({input, balance, options, stop, cap})->stats,
+                "remaps"),
+            6.0);
+  absl::StatusOr<BalancerOutput> portfolio =
+      (*CreateBalancer("auto"))->Balance({input, balance, options, stop, cap});
+  ASSERT_TRUE(portfolio.ok()) << portfolio.status();
+  ASSERT_EQ(portfolio->candidates.size(), 2u);
+  EXPECT_EQ(names(portfolio->candidates[0].stats), expected[1].second);  // migrate
+  EXPECT_EQ(names(portfolio->candidates[1].stats), expected[0].second);  // partition
+  const Candidate& winner = portfolio->candidates[portfolio->winner == "migrate" ? 0 : 1];
+  EXPECT_EQ(portfolio->stats, winner.stats);
 }
 
 TEST(BalancedSolveTest, IsDeterministicForAnyThreadCount) {

@@ -53,6 +53,11 @@ TEST(SolveTest, MapsWithAMapperAndBalancesWithABalancer) {
   ASSERT_TRUE(placed->balance.has_value());
   EXPECT_TRUE(placed->balance->balanced) << placed->balance->note;
   EXPECT_EQ(placed->slot_of_task.size(), 64u);
+  // The balancer's figures reach the report and its one candidate.
+  EXPECT_TRUE(FindStatistic(placed->stats, "passes").has_value());
+  EXPECT_TRUE(FindStatistic(placed->stats, "starts").has_value());
+  ASSERT_EQ(placed->candidates.size(), 1u);
+  EXPECT_EQ(placed->candidates[0].stats, placed->stats);
 }
 
 TEST(SolveTest, RequestErrorsNameTheField) {
