@@ -14,7 +14,10 @@
 #    inside core/mappers, the interface (mapper.h) includes no room, the rooms
 #    (baseline, grid, construct, local_search) none above them (local_search may use
 #    construct), and only portfolio/ (auto and the registry) sees them all; the
-#    balancers use the interface and the registry, never a room.
+#    balancers use the interface and the registry, never a room;
+#  - no function over 150 lines in core/, server/ or client/ (tests and generated code
+#    aside): a function says one thing, a long one is split into named steps. Universal
+#    Ctags (deploy/install-deps.sh) finds each function's first and last line.
 # Warnings are errors in deploy/build.sh's build (-DHOPMAP_WERROR=ON).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -94,5 +97,28 @@ forbidden "a mapper room includes another room beside it" \
   'core/mappers/(baseline|grid|local_search|portfolio)/' 'core/mappers/construct/'
 forbidden "local search includes a room it does not build on" \
   'core/mappers/(baseline|grid|portfolio)/' 'core/mappers/local_search/'
-[[ $status -eq 0 ]] && echo "check-style: formatting and layering hold"
+# No function over 150 lines (signature to closing brace) in core/, server/, client/.
+max_function_lines=150
+mapfile -t measured < <(printf '%s\n' "${sources[@]}" | grep -E '^(core|server|client)/' || true)
+if ! ctags --version 2>/dev/null | grep -q 'Universal Ctags'; then
+  echo "check-style: universal-ctags is needed to measure functions (deploy/install-deps.sh)" >&2
+  status=1
+else
+  long=$(ctags --languages=C,C++ --kinds-C=f --kinds-C++=f --fields=+ne --extras=-F -o - \
+    "${measured[@]}" | awk -F'\t' -v max="$max_function_lines" '{
+      start = ""; end = ""
+      for (i = 4; i <= NF; i++) {
+        if ($i ~ /^line:/) start = substr($i, 6)
+        if ($i ~ /^end:/) end = substr($i, 5)
+      }
+      if (end != "" && end - start + 1 > max)
+        printf "  %s:%s: %s is %d lines\n", $2, start, $1, end - start + 1
+    }' | sort)
+  if [[ -n $long ]]; then
+    echo "check-style: functions over $max_function_lines lines (split them into named steps):" >&2
+    echo "$long" >&2
+    status=1
+  fi
+fi
+[[ $status -eq 0 ]] && echo "check-style: formatting, layering and function lengths hold"
 exit "$status"

@@ -53,6 +53,8 @@ packages=(
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
   time
   clang-format
+  # deploy/check-style.sh measures functions' lengths with Universal Ctags.
+  universal-ctags
   # The documented commands' check (tests/docs/check_docs.py).
   python3
 )

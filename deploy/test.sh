@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/install-deps.sh
-# Formatting and the core's layering, before anything is built (deploy/check-style.sh).
+# Formatting, the core's layering and function lengths, before anything is built
+# (deploy/check-style.sh).
 bash deploy/check-style.sh
 # The Kubernetes manifests' checker (tests/deploy): npm packages pinned by its lockfile.
 bash deploy/k8s/validate/install.sh

@@ -44,13 +44,143 @@ absl::Status BalanceRefineOptions::Validate() const {
 // How many of the least loaded slots RepairBalance tries exchanges with.
 constexpr int kExchangeSlots = 16;
 
+namespace {
+
+// The slots by load, to find the most and the least loaded in O(log S).
+using SlotsByLoad = std::set<std::pair<double, SlotId>>;
+
+// A move of object t to slot `to`, changing hop-bytes by delta, and its score.
+struct Choice {
+  double score = std::numeric_limits<double>::infinity();
+  TaskId t = kNoTask;
+  SlotId to = kInvalidSlot;
+  HopBytes delta = 0;
+};
+
+// An exchange of object t with object u, changing hop-bytes by delta, and its score.
+struct Exchange {
+  double score = std::numeric_limits<double>::infinity();
+  TaskId t = kNoTask, u = kNoTask;
+  HopBytes delta = 0;
+};
+
+// The best move off the overloaded slot s that leaves its destination under the cap:
+// lowest cost per unit of excess removed, then object, then slot. Sets `limited`
+// when a move was refused by the migration limits only.
+Choice BestMove(const BalancedPlacement& p, SlotId s, SlotId least, double cap, double tol,
+                std::vector<int32_t>& stamp, int32_t& stamp_value, std::vector<int32_t>& positions,
+                bool& limited) {
+  const double excess = p.slot_load(s) - cap;
+  const int32_t from_position = p.allocation().PositionOfSlot(s);
+  const int32_t cores = p.allocation().cores_per_node();
+  Choice best;
+  auto consider = [&](TaskId t, SlotId to, HopBytes delta) {
+    if (to == s || p.slot_load(to) + p.load(t) > cap + tol) return;
+    if (!p.WithinMigrationLimits(t, to)) {
+      limited = true;
+      return;
+    }
+    const double cost = static_cast<double>(delta) + p.MigrationCostDelta(t, to);
+    const double score = cost / std::min(p.load(t), excess);
+    if (score < best.score ||
+        (score == best.score && (t < best.t || (t == best.t && to < best.to)))) {
+      best = {score, t, to, delta};
+    }
+  };
+  for (TaskId t : p.objects_on(s)) {
+    if (p.load(t) <= 0 || !p.movable(t)) continue;
+    consider(t, p.LeastLoadedSlotAt(from_position), 0);
+    NeighbourPositions(p, t, from_position, stamp, ++stamp_value, positions);
+    for (int32_t q : positions) consider(t, p.LeastLoadedSlotAt(q), p.MoveDelta(t, q));
+    if (p.has_current()) {
+      const SlotId home = p.input().current_slot[t];
+      consider(t, home, p.MoveDelta(t, p.allocation().PositionOfSlot(home)));
+    }
+    consider(t, least, p.MoveDelta(t, least / cores));
+  }
+  return best;
+}
+
+// When no single move fits: the best exchange of an object of s with a lighter
+// object of one of the least loaded slots, that slot staying under the cap (small
+// slots of a few heavy objects need it: every single move overloads its
+// destination). Lowest cost per unit of load removed, then the lower objects. Sets
+// `limited` when an exchange was refused by the migration limits only.
+Exchange BestExchange(const BalancedPlacement& p, const SlotsByLoad& by_load, SlotId s, double cap,
+                      double tol, bool& limited) {
+  const double excess = p.slot_load(s) - cap;
+  const int32_t from_position = p.allocation().PositionOfSlot(s);
+  Exchange swap;
+  int examined = 0;
+  for (auto it = by_load.begin(); it != by_load.end() && examined < kExchangeSlots; ++it) {
+    const SlotId d = it->second;
+    if (d == s) continue;
+    ++examined;
+    const int32_t d_position = p.allocation().PositionOfSlot(d);
+    for (TaskId t : p.objects_on(s)) {
+      if (p.load(t) <= 0 || !p.movable(t)) continue;
+      for (TaskId u : p.objects_on(d)) {
+        const double gain = p.load(t) - p.load(u);
+        if (!p.movable(u) || gain <= tol || p.slot_load(d) + gain > cap + tol) continue;
+        if (!p.WithinMigrationLimits(t, d, u)) {
+          limited = true;
+          continue;
+        }
+        const HopBytes delta = p.MoveDelta(t, d_position, u) + p.MoveDelta(u, from_position, t);
+        const double cost =
+            static_cast<double>(delta) + p.MigrationCostDelta(t, d) + p.MigrationCostDelta(u, s);
+        const double score = cost / std::min(gain, excess);
+        if (score < swap.score ||
+            (score == swap.score && (t < swap.t || (t == swap.t && u < swap.u)))) {
+          swap = {score, t, u, delta};
+        }
+      }
+    }
+  }
+  return swap;
+}
+
+// When no move or exchange brings s under the cap: the object of s whose move to
+// the least loaded slot lowers the larger of the two loads most (the best reachable
+// balance), or kNoTask. Sets `limited` when a move was refused by the migration
+// limits only.
+TaskId BestShed(const BalancedPlacement& p, SlotId s, SlotId least, double tol, bool& limited) {
+  TaskId shed = kNoTask;
+  double shed_max = p.slot_load(s);
+  for (TaskId t : p.objects_on(s)) {
+    if (p.load(t) <= 0 || !p.movable(t)) continue;
+    if (!p.WithinMigrationLimits(t, least)) {
+      limited = true;
+      continue;
+    }
+    const double after = std::max(p.slot_load(s) - p.load(t), p.slot_load(least) + p.load(t));
+    if (after < shed_max - tol || (shed != kNoTask && after == shed_max && t < shed)) {
+      shed_max = after;
+      shed = t;
+    }
+  }
+  return shed;
+}
+
+// Why the slot s stays over the cap (nothing moved it).
+std::string WhyStuck(const BalancedPlacement& p, SlotId s, bool limited) {
+  bool any_movable = false;
+  for (TaskId t : p.objects_on(s)) any_movable = any_movable || (p.movable(t) && p.load(t) > 0);
+  const char* why = limited        ? ": the migration limit is reached"
+                    : !any_movable ? ": its load is background and fixed objects"
+                                   : ": no object move lowers it without overloading another slot";
+  return absl::StrCat("slot ", s, " stays at load ", p.slot_load(s), why);
+}
+
+}  // namespace
+
 BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCondition& stop) {
   BalanceSearchStats stats;
   const double tol = LoadTolerance(cap);
   const int64_t slots = p.num_slots();
   const int32_t cores = p.allocation().cores_per_node();
   // Every slot by load, to find the most and the least loaded in O(log S).
-  std::set<std::pair<double, SlotId>> by_load;
+  SlotsByLoad by_load;
   for (SlotId s = 0; s < slots; ++s) by_load.emplace(p.slot_load(s), s);
   std::vector<uint8_t> stuck(slots, 0);
   std::vector<int32_t> stamp(p.allocation().num_nodes(), -1);
@@ -78,115 +208,26 @@ BalanceSearchStats RepairBalance(BalancedPlacement& p, double cap, const StopCon
       }
     }
     if (s == kInvalidSlot) break;
-    const double excess = p.slot_load(s) - cap;
-    const int32_t from_position = p.allocation().PositionOfSlot(s);
     const SlotId least = by_load.begin()->second;
-    // The best move: lowest cost per unit of excess removed, then object, then slot.
-    struct Choice {
-      double score = std::numeric_limits<double>::infinity();
-      TaskId t = kNoTask;
-      SlotId to = kInvalidSlot;
-      HopBytes delta = 0;
-    } best;
     bool limited = false;  // a move was refused by the migration limits only
-    auto consider = [&](TaskId t, SlotId to, HopBytes delta) {
-      if (to == s || p.slot_load(to) + p.load(t) > cap + tol) return;
-      if (!p.WithinMigrationLimits(t, to)) {
-        limited = true;
-        return;
-      }
-      const double cost = static_cast<double>(delta) + p.MigrationCostDelta(t, to);
-      const double score = cost / std::min(p.load(t), excess);
-      if (score < best.score ||
-          (score == best.score && (t < best.t || (t == best.t && to < best.to)))) {
-        best = {score, t, to, delta};
-      }
-    };
-    for (TaskId t : p.objects_on(s)) {
-      if (p.load(t) <= 0 || !p.movable(t)) continue;
-      consider(t, p.LeastLoadedSlotAt(from_position), 0);
-      NeighbourPositions(p, t, from_position, stamp, ++stamp_value, positions);
-      for (int32_t q : positions) consider(t, p.LeastLoadedSlotAt(q), p.MoveDelta(t, q));
-      if (p.has_current()) {
-        const SlotId home = p.input().current_slot[t];
-        consider(t, home, p.MoveDelta(t, p.allocation().PositionOfSlot(home)));
-      }
-      consider(t, least, p.MoveDelta(t, least / cores));
-    }
+    const Choice best = BestMove(p, s, least, cap, tol, stamp, stamp_value, positions, limited);
     if (best.t != kNoTask) {
       apply(best.t, best.to, best.delta);
       continue;
     }
-    // No single move fits: an exchange with a lighter object of one of the least
-    // loaded slots, that slot staying under the cap (small slots of a few heavy
-    // objects need it: every single move overloads its destination). Lowest cost
-    // per unit of load removed, then the lower objects.
-    struct Exchange {
-      double score = std::numeric_limits<double>::infinity();
-      TaskId t = kNoTask, u = kNoTask;
-      HopBytes delta = 0;
-    } swap;
-    int examined = 0;
-    for (auto it = by_load.begin(); it != by_load.end() && examined < kExchangeSlots; ++it) {
-      const SlotId d = it->second;
-      if (d == s) continue;
-      ++examined;
-      const int32_t d_position = p.allocation().PositionOfSlot(d);
-      for (TaskId t : p.objects_on(s)) {
-        if (p.load(t) <= 0 || !p.movable(t)) continue;
-        for (TaskId u : p.objects_on(d)) {
-          const double gain = p.load(t) - p.load(u);
-          if (!p.movable(u) || gain <= tol || p.slot_load(d) + gain > cap + tol) continue;
-          if (!p.WithinMigrationLimits(t, d, u)) {
-            limited = true;
-            continue;
-          }
-          const HopBytes delta = p.MoveDelta(t, d_position, u) + p.MoveDelta(u, from_position, t);
-          const double cost =
-              static_cast<double>(delta) + p.MigrationCostDelta(t, d) + p.MigrationCostDelta(u, s);
-          const double score = cost / std::min(gain, excess);
-          if (score < swap.score ||
-              (score == swap.score && (t < swap.t || (t == swap.t && u < swap.u)))) {
-            swap = {score, t, u, delta};
-          }
-        }
-      }
-    }
+    const Exchange swap = BestExchange(p, by_load, s, cap, tol, limited);
     if (swap.t != kNoTask) {
       reload(s, p.slot_of(swap.u), [&] { p.Swap(swap.t, swap.u, swap.delta); });
       ++stats.swaps;
       continue;
     }
-    // No move or exchange brings the slot under the cap: shed to the least loaded
-    // slot what lowers the larger of the two loads (the best reachable balance).
-    TaskId shed = kNoTask;
-    double shed_max = p.slot_load(s);
-    for (TaskId t : p.objects_on(s)) {
-      if (p.load(t) <= 0 || !p.movable(t)) continue;
-      if (!p.WithinMigrationLimits(t, least)) {
-        limited = true;
-        continue;
-      }
-      const double after = std::max(p.slot_load(s) - p.load(t), p.slot_load(least) + p.load(t));
-      if (after < shed_max - tol || (shed != kNoTask && after == shed_max && t < shed)) {
-        shed_max = after;
-        shed = t;
-      }
-    }
+    const TaskId shed = BestShed(p, s, least, tol, limited);
     if (shed != kNoTask && least != s) {
       apply(shed, least, p.MoveDelta(shed, least / cores));
       continue;
     }
     stuck[s] = 1;
-    if (stats.why_not_balanced.empty()) {
-      bool any_movable = false;
-      for (TaskId t : p.objects_on(s)) any_movable = any_movable || (p.movable(t) && p.load(t) > 0);
-      stats.why_not_balanced = absl::StrCat(
-          "slot ", s, " stays at load ", p.slot_load(s),
-          limited        ? ": the migration limit is reached"
-          : !any_movable ? ": its load is background and fixed objects"
-                         : ": no object move lowers it without overloading another slot");
-    }
+    if (stats.why_not_balanced.empty()) stats.why_not_balanced = WhyStuck(p, s, limited);
   }
   stats.balanced = by_load.empty() || by_load.rbegin()->first <= cap + tol;
   if (stats.balanced) {

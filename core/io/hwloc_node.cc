@@ -81,37 +81,48 @@ bool Consecutive(Grouping& g) {
   return true;
 }
 
-}  // namespace
+absl::Status Fail(const std::string& path, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
+}
 
-absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
-    const std::string& path, const std::optional<std::vector<int32_t>>& distances,
-    int32_t hop_cost) {
-  auto fail = [&](const std::string& what) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what));
-  };
+// hwloc's topology from the XML file at `path`.
+absl::StatusOr<Topology> LoadTopology(const std::string& path) {
   if (!std::ifstream(path)) {
     return absl::NotFoundError(
         absl::StrCat(path, ": cannot open (node=hwloc: wants lstopo's XML: lstopo --of xml FILE)"));
   }
   hwloc_topology_t raw = nullptr;
-  if (hwloc_topology_init(&raw) != 0) return fail("hwloc cannot start");
+  if (hwloc_topology_init(&raw) != 0) return Fail(path, "hwloc cannot start");
   Topology topology(raw);
   auto not_xml = [&]() {
-    return fail(absl::StrCat("not an hwloc XML topology (hwloc: ", std::strerror(errno),
-                             "); make one with lstopo --of xml FILE"));
+    return Fail(path, absl::StrCat("not an hwloc XML topology (hwloc: ", std::strerror(errno),
+                                   "); make one with lstopo --of xml FILE"));
   };
   if (hwloc_topology_set_xml(raw, path.c_str()) != 0) return not_xml();
   if (hwloc_topology_load(raw) != 0) return not_xml();
+  return topology;
+}
+
+// The PEs: the cores, or the PUs when the topology has no cores.
+absl::StatusOr<std::vector<hwloc_obj_t>> ProcessingElements(hwloc_topology_t raw,
+                                                            const std::string& path) {
   const bool have_cores = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_CORE) > 0;
   const hwloc_obj_type_t pe_type = have_cores ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
   const int n = hwloc_get_nbobjs_by_type(raw, pe_type);
-  if (n < 1) return fail("no cores and no PUs");
+  if (n < 1) return Fail(path, "no cores and no PUs");
   if (n > NodeInterior::kMaxPes) {
-    return fail(absl::StrCat(n, " cores: more than ", NodeInterior::kMaxPes, " per node"));
+    return Fail(path, absl::StrCat(n, " cores: more than ", NodeInterior::kMaxPes, " per node"));
   }
   std::vector<hwloc_obj_t> pes;
   for (int i = 0; i < n; ++i) pes.push_back(hwloc_get_obj_by_type(raw, pe_type, i));
+  return pes;
+}
 
+// The L3, NUMA and package groupings the topology has, each of consecutive PEs in
+// groups of one size.
+absl::StatusOr<std::vector<Grouping>> CandidateGroupings(hwloc_topology_t raw,
+                                                         const std::vector<hwloc_obj_t>& pes,
+                                                         const std::string& path) {
   std::vector<Grouping> candidates;
   if (auto g = AncestorGrouping(raw, pes, HWLOC_OBJ_L3CACHE, "l3", kHwlocL3Distance)) {
     candidates.push_back(*std::move(g));
@@ -122,24 +133,29 @@ absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
   }
   for (Grouping& g : candidates) {
     if (!Consecutive(g)) {
-      return fail(absl::StrCat("the cores of one ", g.name,
-                               " are not consecutive in hwloc's logical order"));
+      return Fail(path, absl::StrCat("the cores of one ", g.name,
+                                     " are not consecutive in hwloc's logical order"));
     }
     std::vector<int32_t> size(g.num_groups, 0);
     for (int32_t group : g.group_of_pe) ++size[group];
     const auto [small, large] = std::minmax_element(size.begin(), size.end());
     if (*small != *large) {
-      return fail(absl::StrCat("its ", g.name, " groups hold different numbers of cores (", *large,
-                               " and ", *small, "): node levels must be uniform"));
+      return Fail(path, absl::StrCat("its ", g.name, " groups hold different numbers of cores (",
+                                     *large, " and ", *small, "): node levels must be uniform"));
     }
   }
-  // Finest first; a grouping that does not nest in the kept ones below, or adds
-  // nothing, is left out.
+  return candidates;
+}
+
+// The node's levels, finest first, ending with the node itself: a candidate that
+// does not nest in the kept ones below, or adds nothing, is left out. Sets
+// `pes_per_package` when a package level is kept.
+std::vector<Grouping> NestedLevels(std::vector<Grouping> candidates, int n,
+                                   int32_t& pes_per_package) {
   std::stable_sort(candidates.begin(), candidates.end(), [](const Grouping& a, const Grouping& b) {
     return a.num_groups > b.num_groups;
   });
   std::vector<Grouping> kept;
-  int32_t pes_per_package = n;
   for (Grouping& g : candidates) {
     // One group is the node itself (the level added below).
     if (g.num_groups == 1) continue;
@@ -167,6 +183,84 @@ absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
     kept.push_back(std::move(g));
   }
   kept.push_back({"node", kHwlocNodeDistance, std::vector<int32_t>(n, 0), 1});
+  return kept;
+}
+
+// The distances of the levels above NUMA from hwloc's NUMA latency matrix (`matrix`,
+// m x m), relative to the NUMA level's.
+void ScaleByNumaLatencies(const hwloc_distances_s& matrix, const std::vector<hwloc_obj_t>& pes,
+                          const std::vector<Grouping>& kept, size_t numa,
+                          std::vector<int32_t>& level_distances) {
+  const int n = static_cast<int>(pes.size());
+  const unsigned m = matrix.nbobjs;
+  // A PE of each NUMA node, to find the level two NUMA nodes share.
+  std::vector<int> pe_of(m, -1);
+  for (unsigned i = 0; i < m; ++i) {
+    for (int p = 0; p < n && pe_of[i] < 0; ++p) {
+      if (hwloc_bitmap_isincluded(pes[p]->cpuset, matrix.objs[i]->cpuset)) pe_of[i] = p;
+    }
+  }
+  double local = 0;
+  for (unsigned i = 0; i < m; ++i) local += static_cast<double>(matrix.values[i * m + i]) / m;
+  std::vector<double> sum(kept.size(), 0);
+  std::vector<int> pairs(kept.size(), 0);
+  for (unsigned i = 0; i < m; ++i) {
+    for (unsigned j = 0; j < m; ++j) {
+      if (i == j || pe_of[i] < 0 || pe_of[j] < 0) continue;
+      size_t level = 0;
+      while (level < kept.size() &&
+             kept[level].group_of_pe[pe_of[i]] != kept[level].group_of_pe[pe_of[j]]) {
+        ++level;
+      }
+      if (level < kept.size()) {
+        sum[level] += static_cast<double>(matrix.values[i * m + j]);
+        ++pairs[level];
+      }
+    }
+  }
+  for (size_t level = numa + 1; level < kept.size() && local > 0; ++level) {
+    if (pairs[level] == 0) continue;
+    const double ratio = sum[level] / pairs[level] / local;
+    level_distances[level] =
+        std::max(level_distances[level - 1],
+                 static_cast<int32_t>(std::lround(level_distances[numa] * ratio)));
+  }
+}
+
+// The NUMA latency matrix, when the file has one and a level is NUMA, sets the
+// levels above NUMA.
+void ApplyNumaLatencies(hwloc_topology_t raw, const std::vector<hwloc_obj_t>& pes,
+                        const std::vector<Grouping>& kept, const std::vector<std::string>& names,
+                        std::vector<int32_t>& level_distances) {
+  const auto numa_level =
+      std::find_if(names.begin(), names.end(), [](const std::string& s) { return s == "numa"; });
+  unsigned count = 1;
+  hwloc_distances_s* matrix = nullptr;
+  if (numa_level != names.end() &&
+      hwloc_distances_get_by_type(raw, HWLOC_OBJ_NUMANODE, &count, &matrix,
+                                  HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 &&
+      count >= 1 && matrix != nullptr && matrix->nbobjs > 1) {
+    ScaleByNumaLatencies(*matrix, pes, kept, static_cast<size_t>(numa_level - names.begin()),
+                         level_distances);
+  }
+  if (matrix != nullptr) hwloc_distances_release(raw, matrix);
+}
+
+}  // namespace
+
+absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
+    const std::string& path, const std::optional<std::vector<int32_t>>& distances,
+    int32_t hop_cost) {
+  absl::StatusOr<Topology> topology = LoadTopology(path);
+  if (!topology.ok()) return topology.status();
+  hwloc_topology_t raw = topology->get();
+  absl::StatusOr<std::vector<hwloc_obj_t>> pes = ProcessingElements(raw, path);
+  if (!pes.ok()) return pes.status();
+  const int n = static_cast<int>(pes->size());
+  absl::StatusOr<std::vector<Grouping>> candidates = CandidateGroupings(raw, *pes, path);
+  if (!candidates.ok()) return candidates.status();
+  int32_t pes_per_package = n;
+  const std::vector<Grouping> kept = NestedLevels(*std::move(candidates), n, pes_per_package);
   std::vector<int32_t> arities, level_distances;
   std::vector<std::string> names;
   int32_t below_groups = n;
@@ -177,71 +271,27 @@ absl::StatusOr<NodeInterior> ReadHwlocNodeInterior(
     names.push_back(g.name);
     below_groups = g.num_groups;
   }
-  // The NUMA latency matrix, when the file has one, sets the levels above NUMA.
-  const auto numa_level =
-      std::find_if(names.begin(), names.end(), [](const std::string& s) { return s == "numa"; });
-  unsigned count = 1;
-  hwloc_distances_s* matrix = nullptr;
-  if (!distances && numa_level != names.end() &&
-      hwloc_distances_get_by_type(raw, HWLOC_OBJ_NUMANODE, &count, &matrix,
-                                  HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 &&
-      count >= 1 && matrix != nullptr && matrix->nbobjs > 1) {
-    const size_t numa = static_cast<size_t>(numa_level - names.begin());
-    const unsigned m = matrix->nbobjs;
-    // A PE of each NUMA node, to find the level two NUMA nodes share.
-    std::vector<int> pe_of(m, -1);
-    for (unsigned i = 0; i < m; ++i) {
-      for (int p = 0; p < n && pe_of[i] < 0; ++p) {
-        if (hwloc_bitmap_isincluded(pes[p]->cpuset, matrix->objs[i]->cpuset)) pe_of[i] = p;
-      }
-    }
-    double local = 0;
-    for (unsigned i = 0; i < m; ++i) local += static_cast<double>(matrix->values[i * m + i]) / m;
-    std::vector<double> sum(kept.size(), 0);
-    std::vector<int> pairs(kept.size(), 0);
-    for (unsigned i = 0; i < m; ++i) {
-      for (unsigned j = 0; j < m; ++j) {
-        if (i == j || pe_of[i] < 0 || pe_of[j] < 0) continue;
-        size_t level = 0;
-        while (level < kept.size() &&
-               kept[level].group_of_pe[pe_of[i]] != kept[level].group_of_pe[pe_of[j]]) {
-          ++level;
-        }
-        if (level < kept.size()) {
-          sum[level] += static_cast<double>(matrix->values[i * m + j]);
-          ++pairs[level];
-        }
-      }
-    }
-    for (size_t level = numa + 1; level < kept.size() && local > 0; ++level) {
-      if (pairs[level] == 0) continue;
-      const double ratio = sum[level] / pairs[level] / local;
-      level_distances[level] =
-          std::max(level_distances[level - 1],
-                   static_cast<int32_t>(std::lround(level_distances[numa] * ratio)));
-    }
-  }
-  if (matrix != nullptr) hwloc_distances_release(raw, matrix);
+  if (!distances) ApplyNumaLatencies(raw, *pes, kept, names, level_distances);
   if (distances) {
     if (distances->size() != arities.size()) {
       std::string levels;
       for (size_t i = 0; i < names.size(); ++i) {
         absl::StrAppend(&levels, i ? ", " : "", names[i], " (", arities[i], ")");
       }
-      return fail(absl::StrCat("node-distances= gives ", distances->size(), " distances for ",
-                               arities.size(), " levels: ", levels));
+      return Fail(path, absl::StrCat("node-distances= gives ", distances->size(), " distances for ",
+                                     arities.size(), " levels: ", levels));
     }
     level_distances = *distances;
   }
   absl::StatusOr<NodeInterior> interior =
       NodeInterior::Create(std::move(arities), std::move(level_distances), hop_cost,
                            std::move(names), path, pes_per_package);
-  if (!interior.ok()) return fail(std::string(interior.status().message()));
+  if (!interior.ok()) return Fail(path, std::string(interior.status().message()));
   // Each PE's CPU as the OS numbers it: its first hardware thread.
   std::vector<int32_t> os_cpus;
-  for (hwloc_obj_t pe : pes) os_cpus.push_back(hwloc_bitmap_first(pe->cpuset));
+  for (hwloc_obj_t pe : *pes) os_cpus.push_back(hwloc_bitmap_first(pe->cpuset));
   if (absl::Status set = interior->SetOsCpus(std::move(os_cpus)); !set.ok()) {
-    return fail(std::string(set.message()));
+    return Fail(path, std::string(set.message()));
   }
   return interior;
 }

@@ -193,23 +193,14 @@ absl::Status SetNodeInterior(const std::string& kind,
   return absl::OkStatus();
 }
 
-}  // namespace
+using SpecOptions = absl::flat_hash_map<std::string, std::string>;
 
-absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec) {
-  if (spec.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("empty machine spec (use ", kKinds, ")"));
-  }
-  const size_t colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
-  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  if (const CatalogEntry* entry = FindCatalogEntry(kind)) {
-    // A catalog name, optionally with options that override the entry's.
-    return ParseMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
-  }
-  // Options come last; later ones win. File names may contain ':', so peel only
-  // known keys off the end. node=hwloc:FILE holds a file name too: it runs to the
-  // next known option or the end.
-  absl::flat_hash_map<std::string, std::string> options;
+// Peels the options off the end of `rest` (the spec after "KIND:"), leaving the
+// kind's own part. Options come last; later ones win. File names may contain ':', so
+// peel only known keys off the end. node=hwloc:FILE holds a file name too: it runs
+// to the next known option or the end.
+SpecOptions PeelOptions(std::string& rest) {
+  SpecOptions options;
   if (const size_t at = rest.find("node=hwloc:"); at != std::string::npos) {
     size_t end = rest.size();
     for (size_t colon_at = rest.find(':', at + 11); colon_at != std::string::npos;
@@ -237,6 +228,207 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     if (it->first == "node" && options.contains("node")) continue;  // node=hwloc: wins
     options[it->first] = it->second;
   }
+  return options;
+}
+
+// torus:AxBxC and mesh:AxB, with wrap=.
+absl::StatusOr<std::shared_ptr<Machine>> ParseTorusOrMesh(const std::string& kind,
+                                                          const std::string& rest,
+                                                          const SpecOptions& options,
+                                                          const std::string& spec) {
+  absl::StatusOr<std::vector<int32_t>> dims = ParseList(rest, 'x', "a dimension", spec);
+  if (!dims.ok()) return dims.status();
+  std::vector<bool> wrap(dims->size(), kind == "torus");
+  if (auto it = options.find("wrap"); it != options.end()) {
+    if (it->second.size() != dims->size() ||
+        it->second.find_first_not_of("01") != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                     "': wrap= needs one 0 or 1 per dimension (",
+                                                     dims->size(), "), got '", it->second, "'"));
+    }
+    for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
+  }
+  return Share(TorusMachine::Create(*std::move(dims), std::move(wrap)), spec);
+}
+
+// fattree:AxB.
+absl::StatusOr<std::shared_ptr<Machine>> ParseFatTree(const std::string& rest,
+                                                      const std::string& spec) {
+  absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
+  if (!arities.ok()) return arities.status();
+  return Share(FatTreeMachine::Create(*std::move(arities)), spec);
+}
+
+// chipmesh:XxY, with nodes= and hops=.
+absl::StatusOr<std::shared_ptr<Machine>> ParseChipMesh(const std::string& rest,
+                                                       const SpecOptions& options,
+                                                       const std::string& spec) {
+  absl::StatusOr<std::vector<int32_t>> grid = ParseList(rest, 'x', "a chip-grid side", spec);
+  if (!grid.ok()) return grid.status();
+  if (grid->size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': chipmesh needs XxY chips"));
+  }
+  int32_t nodes = ChipMeshMachine::kDefaultNodesPerChip;
+  if (auto it = options.find("nodes"); it != options.end()) {
+    absl::StatusOr<int32_t> n = ParsePositive(it->second, "nodes=", spec);
+    if (!n.ok()) return n.status();
+    nodes = *n;
+  }
+  std::array<int32_t, 6> table = ChipMeshMachine::kDefaultHopTable;
+  if (auto it = options.find("hops"); it != options.end()) {
+    absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
+    if (!hops.ok()) return hops.status();
+    if (hops->size() != 6) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec,
+                       "': hops= needs 6 values (same chip same/other side, same row or column "
+                       "same/other side, elsewhere same/other side), got ",
+                       hops->size()));
+    }
+    std::copy(hops->begin(), hops->end(), table.begin());
+  }
+  return Share(ChipMeshMachine::Create((*grid)[0], (*grid)[1], nodes, table), spec);
+}
+
+// dragonfly:G,A,P.
+absl::StatusOr<std::shared_ptr<Machine>> ParseDragonfly(const std::string& rest,
+                                                        const std::string& spec) {
+  absl::StatusOr<std::vector<int32_t>> gap = ParseList(rest, ',', "a dragonfly size", spec);
+  if (!gap.ok()) return gap.status();
+  if (gap->size() != 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
+  }
+  return Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
+}
+
+// hierarchy:A1xA2, with distances= (and cores= only 1).
+absl::StatusOr<std::shared_ptr<Machine>> ParseHierarchy(const std::string& rest,
+                                                        const SpecOptions& options,
+                                                        const std::string& spec) {
+  absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
+  if (!arities.ok()) return arities.status();
+  auto it = options.find("distances");
+  if (it == options.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': hierarchy needs distances=D1,...,Dl (one per level, the "
+                     "lowest first; the literature's 1:10:100 is distances=1,10,100)"));
+  }
+  absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
+  if (!distances.ok()) return distances.status();
+  if (auto cores = options.find("cores"); cores != options.end() && cores->second != "1") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': cores= does not apply to hierarchy (each PE is a node with one "
+                     "slot; the lowest level is the cores)"));
+  }
+  return Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
+}
+
+// The machine of `kind` that `rest` (the spec between "KIND:" and the options)
+// describes.
+absl::StatusOr<std::shared_ptr<Machine>> ParseKind(const std::string& kind, const std::string& rest,
+                                                   const SpecOptions& options,
+                                                   const std::string& spec) {
+  if (kind == "torus" || kind == "mesh") return ParseTorusOrMesh(kind, rest, options, spec);
+  if (kind == "fattree") return ParseFatTree(rest, spec);
+  if (kind == "chipmesh") return ParseChipMesh(rest, options, spec);
+  if (kind == "dragonfly") return ParseDragonfly(rest, spec);
+  if (kind == "hierarchy") return ParseHierarchy(rest, options, spec);
+  if (kind == "slurm") return Share(ReadSlurmTopology(rest), spec);
+  if (kind == "graph") return Share(ReadSwitchGraphFile(rest), spec);
+  if (kind == "matrix") return Share(ReadDistanceMatrixFile(rest), spec);
+  return absl::InvalidArgumentError(
+      absl::StrCat("machine spec '", spec, "': unknown kind '", kind, "' (use ", kKinds, ")"));
+}
+
+// Options of one kind given to another: wrap=, distances=, nodes=, hops=.
+absl::Status RejectOtherKindsOptions(const std::string& kind, const SpecOptions& options,
+                                     const std::string& spec) {
+  auto reject_option = [&](const std::string& key) -> absl::Status {
+    if (options.contains(key)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': option ", key, "= does not apply to ", kind));
+    }
+    return absl::OkStatus();
+  };
+  if (kind != "torus" && kind != "mesh") {
+    if (absl::Status s = reject_option("wrap"); !s.ok()) return s;
+  }
+  if (kind != "hierarchy") {
+    if (absl::Status s = reject_option("distances"); !s.ok()) return s;
+  }
+  if (kind != "chipmesh") {
+    if (absl::Status s = reject_option("nodes"); !s.ok()) return s;
+    if (absl::Status s = reject_option("hops"); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// link-bandwidth= and link-latency= (not for matrix: its hops have no links).
+absl::Status SetLinkOptions(const std::string& kind, const SpecOptions& options,
+                            const std::string& spec, Machine& machine) {
+  if (kind == "matrix" &&
+      (options.contains("link-bandwidth") || options.contains("link-latency"))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': link-bandwidth=/link-latency= do not apply to matrix (an "
+                     "explicit hop matrix has no links)"));
+  }
+  if (auto it = options.find("link-bandwidth"); it != options.end()) {
+    absl::StatusOr<double> bandwidth = ParseInRange(
+        it->second, "link-bandwidth=", kMinLinkBandwidth, kMaxLinkBandwidth, "bytes/s", spec);
+    if (!bandwidth.ok()) return bandwidth.status();
+    machine.set_link_bandwidth(*bandwidth);
+  }
+  if (auto it = options.find("link-latency"); it != options.end()) {
+    absl::StatusOr<double> latency =
+        ParseInRange(it->second, "link-latency=", 0, kMaxLinkLatency, "seconds", spec);
+    if (!latency.ok()) return latency.status();
+    machine.set_link_latency(*latency);
+  }
+  return absl::OkStatus();
+}
+
+// prefix= and width=: the node names (not for the file kinds: their files name the
+// nodes).
+absl::Status SetNodeNamePattern(const std::string& kind, bool file_kind, const SpecOptions& options,
+                                const std::string& spec, Machine& machine) {
+  if (!options.contains("prefix") && !options.contains("width")) return absl::OkStatus();
+  if (file_kind) {
+    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                   "': prefix=/width= do not apply to ", kind,
+                                                   " (its file names the nodes)"));
+  }
+  int32_t width = 5;
+  if (auto it = options.find("width"); it != options.end()) {
+    if (!absl::SimpleAtoi(it->second, &width) || width < 0 || width > 12) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': width= must be 0..12, got '", it->second, "'"));
+    }
+  }
+  auto it = options.find("prefix");
+  machine.set_node_names(NodeNames::Pattern(it == options.end() ? "nid" : it->second, width));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec) {
+  if (spec.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("empty machine spec (use ", kKinds, ")"));
+  }
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (const CatalogEntry* entry = FindCatalogEntry(kind)) {
+    // A catalog name, optionally with options that override the entry's.
+    return ParseMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
+  }
+  const SpecOptions options = PeelOptions(rest);
   const bool file_kind = kind == "slurm" || kind == "graph" || kind == "matrix";
   if (!file_kind && rest.find(':') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -254,149 +446,18 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
     return absl::InvalidArgumentError(
         absl::StrCat("machine spec '", spec, "': nothing after '", kind, ":'"));
   }
-  auto reject_option = [&](const std::string& key) -> absl::Status {
-    if (options.contains(key)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec, "': option ", key, "= does not apply to ", kind));
-    }
-    return absl::OkStatus();
-  };
-
-  absl::StatusOr<std::shared_ptr<Machine>> machine;
-  if (kind == "torus" || kind == "mesh") {
-    absl::StatusOr<std::vector<int32_t>> dims = ParseList(rest, 'x', "a dimension", spec);
-    if (!dims.ok()) return dims.status();
-    std::vector<bool> wrap(dims->size(), kind == "torus");
-    if (auto it = options.find("wrap"); it != options.end()) {
-      if (it->second.size() != dims->size() ||
-          it->second.find_first_not_of("01") != std::string::npos) {
-        return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
-                                                       "': wrap= needs one 0 or 1 per dimension (",
-                                                       dims->size(), "), got '", it->second, "'"));
-      }
-      for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
-    }
-    machine = Share(TorusMachine::Create(*std::move(dims), std::move(wrap)), spec);
-  } else if (kind == "fattree") {
-    absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
-    if (!arities.ok()) return arities.status();
-    machine = Share(FatTreeMachine::Create(*std::move(arities)), spec);
-  } else if (kind == "chipmesh") {
-    absl::StatusOr<std::vector<int32_t>> grid = ParseList(rest, 'x', "a chip-grid side", spec);
-    if (!grid.ok()) return grid.status();
-    if (grid->size() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec, "': chipmesh needs XxY chips"));
-    }
-    int32_t nodes = ChipMeshMachine::kDefaultNodesPerChip;
-    if (auto it = options.find("nodes"); it != options.end()) {
-      absl::StatusOr<int32_t> n = ParsePositive(it->second, "nodes=", spec);
-      if (!n.ok()) return n.status();
-      nodes = *n;
-    }
-    std::array<int32_t, 6> table = ChipMeshMachine::kDefaultHopTable;
-    if (auto it = options.find("hops"); it != options.end()) {
-      absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
-      if (!hops.ok()) return hops.status();
-      if (hops->size() != 6) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("machine spec '", spec,
-                         "': hops= needs 6 values (same chip same/other side, same row or column "
-                         "same/other side, elsewhere same/other side), got ",
-                         hops->size()));
-      }
-      std::copy(hops->begin(), hops->end(), table.begin());
-    }
-    machine = Share(ChipMeshMachine::Create((*grid)[0], (*grid)[1], nodes, table), spec);
-  } else if (kind == "dragonfly") {
-    absl::StatusOr<std::vector<int32_t>> gap = ParseList(rest, ',', "a dragonfly size", spec);
-    if (!gap.ok()) return gap.status();
-    if (gap->size() != 3) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec,
-                       "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
-    }
-    machine = Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
-  } else if (kind == "hierarchy") {
-    absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
-    if (!arities.ok()) return arities.status();
-    auto it = options.find("distances");
-    if (it == options.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec,
-                       "': hierarchy needs distances=D1,...,Dl (one per level, the "
-                       "lowest first; the literature's 1:10:100 is distances=1,10,100)"));
-    }
-    absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
-    if (!distances.ok()) return distances.status();
-    if (auto cores = options.find("cores"); cores != options.end() && cores->second != "1") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec,
-                       "': cores= does not apply to hierarchy (each PE is a node with one "
-                       "slot; the lowest level is the cores)"));
-    }
-    machine = Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
-  } else if (kind == "slurm") {
-    machine = Share(ReadSlurmTopology(rest), spec);
-  } else if (kind == "graph") {
-    machine = Share(ReadSwitchGraphFile(rest), spec);
-  } else if (kind == "matrix") {
-    machine = Share(ReadDistanceMatrixFile(rest), spec);
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec, "': unknown kind '", kind, "' (use ", kKinds, ")"));
-  }
+  absl::StatusOr<std::shared_ptr<Machine>> machine = ParseKind(kind, rest, options, spec);
   if (!machine.ok()) return machine.status();
-  if (kind != "torus" && kind != "mesh") {
-    if (absl::Status s = reject_option("wrap"); !s.ok()) return s;
-  }
-  if (kind != "hierarchy") {
-    if (absl::Status s = reject_option("distances"); !s.ok()) return s;
-  }
-  if (kind != "chipmesh") {
-    if (absl::Status s = reject_option("nodes"); !s.ok()) return s;
-    if (absl::Status s = reject_option("hops"); !s.ok()) return s;
-  }
+  if (absl::Status s = RejectOtherKindsOptions(kind, options, spec); !s.ok()) return s;
   if (auto it = options.find("cores"); it != options.end()) {
     absl::StatusOr<int32_t> cores = ParsePositive(it->second, "cores=", spec);
     if (!cores.ok()) return cores.status();
     (*machine)->set_cores_per_node(*cores);
   }
   if (absl::Status s = SetNodeInterior(kind, options, spec, **machine); !s.ok()) return s;
-  if (kind == "matrix" &&
-      (options.contains("link-bandwidth") || options.contains("link-latency"))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': link-bandwidth=/link-latency= do not apply to matrix (an "
-                     "explicit hop matrix has no links)"));
-  }
-  if (auto it = options.find("link-bandwidth"); it != options.end()) {
-    absl::StatusOr<double> bandwidth = ParseInRange(
-        it->second, "link-bandwidth=", kMinLinkBandwidth, kMaxLinkBandwidth, "bytes/s", spec);
-    if (!bandwidth.ok()) return bandwidth.status();
-    (*machine)->set_link_bandwidth(*bandwidth);
-  }
-  if (auto it = options.find("link-latency"); it != options.end()) {
-    absl::StatusOr<double> latency =
-        ParseInRange(it->second, "link-latency=", 0, kMaxLinkLatency, "seconds", spec);
-    if (!latency.ok()) return latency.status();
-    (*machine)->set_link_latency(*latency);
-  }
-  if (options.contains("prefix") || options.contains("width")) {
-    if (file_kind) {
-      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
-                                                     "': prefix=/width= do not apply to ", kind,
-                                                     " (its file names the nodes)"));
-    }
-    int32_t width = 5;
-    if (auto it = options.find("width"); it != options.end()) {
-      if (!absl::SimpleAtoi(it->second, &width) || width < 0 || width > 12) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "machine spec '", spec, "': width= must be 0..12, got '", it->second, "'"));
-      }
-    }
-    auto it = options.find("prefix");
-    (*machine)->set_node_names(NodeNames::Pattern(it == options.end() ? "nid" : it->second, width));
+  if (absl::Status s = SetLinkOptions(kind, options, spec, **machine); !s.ok()) return s;
+  if (absl::Status s = SetNodeNamePattern(kind, file_kind, options, spec, **machine); !s.ok()) {
+    return s;
   }
   return machine;
 }

@@ -30,13 +30,45 @@ bool IsSkipped(absl::string_view line) {
   return line.empty() || line.front() == '%';
 }
 
-}  // namespace
+// What the header line declares.
+struct Header {
+  Field field = Field::kInteger;
+  bool symmetric = false;
+};
 
-absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::string& source) {
-  LineReader reader(text, source);
-  absl::string_view line;
-  if (!reader.Next(&line)) return EmptyGraphError(source);
-  // Header: "%%MatrixMarket object format field symmetry", case-insensitive.
+// The header's field word (lower case; `word` as written, for messages).
+absl::StatusOr<Field> ParseField(const LineReader& reader, const std::string& field_name,
+                                 absl::string_view word) {
+  if (field_name == "integer") return Field::kInteger;
+  if (field_name == "real") return Field::kReal;
+  if (field_name == "pattern") return Field::kPattern;
+  if (field_name == "complex") {
+    return reader.Error(
+        "field 'complex' is not supported: weights are bytes; use integer, real or pattern");
+  }
+  return reader.Error(
+      absl::StrCat("field ", Quote(word), " is not supported: use integer, real or pattern"));
+}
+
+// Whether the header's symmetry word (lower case; `word` as written, for messages)
+// says symmetric.
+absl::StatusOr<bool> ParseSymmetry(const LineReader& reader, const std::string& symmetry,
+                                   absl::string_view word) {
+  if (symmetry == "general") return false;
+  if (symmetry == "symmetric") return true;
+  if (symmetry == "skew-symmetric" || symmetry == "hermitian") {
+    return reader.Error(absl::StrCat("symmetry ", Quote(word),
+                                     " is not supported: a communication matrix is "
+                                     "non-negative; use general or symmetric"));
+  }
+  return reader.Error(
+      absl::StrCat("symmetry ", Quote(word), " is not supported: use general or symmetric"));
+}
+
+// The header "%%MatrixMarket object format field symmetry", case-insensitive: `line`,
+// the first line of `text`, which `reader` has just read.
+absl::StatusOr<Header> ParseHeader(const LineReader& reader, absl::string_view line,
+                                   absl::string_view text, const std::string& source) {
   const std::vector<absl::string_view> header = SplitFields(line);
   if (header.empty() || !absl::EqualsIgnoreCase(header[0], kBanner)) {
     // No banner and nothing but blank and '%' lines: no matrix at all.
@@ -65,36 +97,27 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
     return reader.Error(
         absl::StrCat("storage ", Quote(header[2]), " is not supported: expected 'coordinate'"));
   }
-  Field field;
-  if (field_name == "integer") {
-    field = Field::kInteger;
-  } else if (field_name == "real") {
-    field = Field::kReal;
-  } else if (field_name == "pattern") {
-    field = Field::kPattern;
-  } else if (field_name == "complex") {
-    return reader.Error(
-        "field 'complex' is not supported: weights are bytes; use integer, real or pattern");
-  } else {
-    return reader.Error(absl::StrCat("field ", Quote(header[3]),
-                                     " is not supported: use integer, real or pattern"));
-  }
-  bool symmetric;
-  if (symmetry == "general") {
-    symmetric = false;
-  } else if (symmetry == "symmetric") {
-    symmetric = true;
-  } else if (symmetry == "skew-symmetric" || symmetry == "hermitian") {
-    return reader.Error(absl::StrCat("symmetry ", Quote(header[4]),
-                                     " is not supported: a communication matrix is "
-                                     "non-negative; use general or symmetric"));
-  } else {
-    return reader.Error(
-        absl::StrCat("symmetry ", Quote(header[4]), " is not supported: use general or symmetric"));
-  }
+  Header h;
+  absl::StatusOr<Field> field = ParseField(reader, field_name, header[3]);
+  if (!field.ok()) return field.status();
+  h.field = *field;
+  absl::StatusOr<bool> symmetric = ParseSymmetry(reader, symmetry, header[4]);
+  if (!symmetric.ok()) return symmetric.status();
+  h.symmetric = *symmetric;
+  return h;
+}
 
-  // Size line "M N NNZ" after comments and blank lines; without one, the banner
-  // declares no matrix.
+// The size line "M N NNZ" of a square matrix, and where it is.
+struct SizeLine {
+  int64_t rows = 0;
+  int64_t nnz = 0;
+  int64_t line = 0;
+};
+
+// The size line after comments and blank lines; without one, the banner declares no
+// matrix (an empty graph error).
+absl::StatusOr<SizeLine> ReadSizeLine(LineReader& reader, const std::string& source) {
+  absl::string_view line;
   bool have_size = false;
   while (reader.Next(&line)) {
     if (IsSkipped(line)) continue;
@@ -102,7 +125,8 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
     break;
   }
   if (!have_size) return EmptyGraphError(source);
-  const int64_t size_line = reader.line_number();
+  SizeLine result;
+  result.line = reader.line_number();
   const std::vector<absl::string_view> size = SplitFields(line);
   if (size.size() != 3) {
     return reader.Error(absl::StrCat(
@@ -130,21 +154,28 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
   if (absl::Status s = CheckDeclaredTasks(rows, reader.text_size()); !s.ok()) {
     return reader.Error(s.message());
   }
-  const auto n = static_cast<TaskId>(rows);
-  TaskGraphBuilder builder(n);
-  // Each entry takes at least 4 bytes ("1 1\n"): never reserve more than the file holds.
-  builder.Reserve(static_cast<size_t>(std::min<int64_t>(nnz, reader.text_size() / 4)));
+  result.rows = rows;
+  result.nnz = nnz;
+  return result;
+}
 
+// The entries after the size line, added to `builder` (of size.rows tasks).
+absl::Status ReadEntries(LineReader& reader, const Header& header, const SizeLine& size,
+                         TaskGraphBuilder& builder) {
+  const auto n = static_cast<TaskId>(size.rows);
+  const int64_t nnz = size.nnz;
+  const Field field = header.field;
   const size_t expected_fields = field == Field::kPattern ? 2 : 3;
   const absl::string_view expected_entry =
       field == Field::kPattern ? "'row column'" : "'row column value'";
+  absl::string_view line;
   int64_t entries = 0;
   while (reader.Next(&line)) {
     if (IsSkipped(line)) continue;
     const std::vector<absl::string_view> f = SplitFields(line);
     if (entries == nnz) {
       return reader.Error(absl::StrCat("more entries than the ", nnz, " the size line (line ",
-                                       size_line, ") declares"));
+                                       size.line, ") declares"));
     }
     ++entries;
     if (f.size() < expected_fields) {
@@ -171,7 +202,7 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
       }
     }
     // Symmetric storage: (i,j) stands for A(i,j) and A(j,i), traffic both ways.
-    if (symmetric && i != j && __builtin_mul_overflow(w, 2, &w)) {
+    if (header.symmetric && i != j && __builtin_mul_overflow(w, 2, &w)) {
       return reader.Error(absl::StrCat("weight ", Quote(f[2]),
                                        " overflows 64 bits when counted both ways (symmetric)"));
     }
@@ -182,9 +213,26 @@ absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::s
     }
   }
   if (entries < nnz) {
-    return reader.FileError(absl::StrCat("the size line (line ", size_line, ") declares ", nnz,
+    return reader.FileError(absl::StrCat("the size line (line ", size.line, ") declares ", nnz,
                                          " entries but the file ends after ", entries));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<TaskGraph> ParseMatrixMarket(absl::string_view text, const std::string& source) {
+  LineReader reader(text, source);
+  absl::string_view line;
+  if (!reader.Next(&line)) return EmptyGraphError(source);
+  absl::StatusOr<Header> header = ParseHeader(reader, line, text, source);
+  if (!header.ok()) return header.status();
+  absl::StatusOr<SizeLine> size = ReadSizeLine(reader, source);
+  if (!size.ok()) return size.status();
+  TaskGraphBuilder builder(static_cast<TaskId>(size->rows));
+  // Each entry takes at least 4 bytes ("1 1\n"): never reserve more than the file holds.
+  builder.Reserve(static_cast<size_t>(std::min<int64_t>(size->nnz, reader.text_size() / 4)));
+  if (absl::Status s = ReadEntries(reader, *header, *size, builder); !s.ok()) return s;
   absl::StatusOr<TaskGraph> g = std::move(builder).Build();
   if (!g.ok()) return WithSource(source, g.status());
   return g;

@@ -20,21 +20,27 @@ absl::Status Invalid(absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("switch graph: ", message));
 }
 
-}  // namespace
+// Links as vertex pairs: nodes are 0..n-1, switch s is n + s.
+using Edges = std::vector<std::pair<int32_t, int32_t>>;
 
-absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec spec) {
+// The steps below that fill the machine's tables take its (private) Data as `auto&`.
+
+absl::Status CheckSizes(const SwitchGraphSpec& spec) {
   const int64_t n64 = static_cast<int64_t>(spec.node_names.size());
   if (n64 == 0) return Invalid("no compute nodes");
   if (n64 > kMaxTasks)
     return Invalid(absl::StrCat(n64, " compute nodes is more than hopmap supports"));
-  if (spec.switch_names.size() > static_cast<size_t>(kMaxSwitches)) {
+  if (spec.switch_names.size() > static_cast<size_t>(SwitchGraphMachine::kMaxSwitches)) {
     return Invalid(absl::StrCat(spec.switch_names.size(), " switches is more than the ",
-                                kMaxSwitches, " hopmap supports"));
+                                SwitchGraphMachine::kMaxSwitches, " hopmap supports"));
   }
-  const int32_t n = static_cast<int32_t>(n64);
-  const int32_t s0 = static_cast<int32_t>(spec.switch_names.size());
+  return absl::OkStatus();
+}
 
-  // Vertex ids: nodes 0..n-1, switch s is n + s.
+// The vertex id of every name: nodes 0..n-1, switch s is n + s. Names are unique
+// and not empty.
+absl::StatusOr<absl::flat_hash_map<std::string, int32_t>> IndexVertices(const SwitchGraphSpec& spec,
+                                                                        int32_t n, int32_t s0) {
   absl::flat_hash_map<std::string, int32_t> vertex;
   vertex.reserve(n + s0);
   auto describe = [&](int32_t v) {
@@ -49,15 +55,25 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
                                   describe(v)));
     }
   }
+  return vertex;
+}
 
-  // Links, deduplicated, as vertex pairs in the order given.
-  std::vector<std::pair<int32_t, int32_t>> edges;
-  edges.reserve(spec.links.size());
-  absl::flat_hash_set<uint64_t> seen;
-  seen.reserve(spec.links.size());
+// The spec's links, deduplicated, in the order given.
+struct Links {
+  Edges edges;
+  std::vector<bool> has_parent;  // per switch: some switch-switch link ends at it
   int64_t duplicates = 0;
   std::string first_duplicate;
-  std::vector<bool> has_parent(s0, false);
+};
+
+absl::StatusOr<Links> ReadLinks(const SwitchGraphSpec& spec,
+                                const absl::flat_hash_map<std::string, int32_t>& vertex, int32_t n,
+                                int32_t s0) {
+  Links links;
+  links.edges.reserve(spec.links.size());
+  links.has_parent.assign(s0, false);
+  absl::flat_hash_set<uint64_t> seen;
+  seen.reserve(spec.links.size());
   for (size_t i = 0; i < spec.links.size(); ++i) {
     const auto& [na, nb] = spec.links[i];
     const std::string label = absl::StrCat("link ", i, " ('", na, "' - '", nb, "')");
@@ -76,20 +92,18 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
     const uint64_t key =
         (static_cast<uint64_t>(std::min(a, b)) << 32) | static_cast<uint32_t>(std::max(a, b));
     if (!seen.insert(key).second) {
-      if (duplicates++ == 0) first_duplicate = absl::StrCat("'", na, "' - '", nb, "'");
+      if (links.duplicates++ == 0) links.first_duplicate = absl::StrCat("'", na, "' - '", nb, "'");
       continue;
     }
-    if (a >= n && b >= n) has_parent[b - n] = true;
-    edges.emplace_back(a, b);
+    if (a >= n && b >= n) links.has_parent[b - n] = true;
+    links.edges.emplace_back(a, b);
   }
+  return links;
+}
 
-  auto data = std::make_shared<Data>();
-  if (duplicates > 0) {
-    data->warnings.push_back(absl::StrCat(
-        duplicates, " duplicate link(s) kept once (the first: ", first_duplicate, ")"));
-  }
-
-  // Every node needs a switch.
+// Every node needs a switch.
+absl::Status CheckEveryNodeAttached(const Edges& edges, const std::vector<std::string>& node_names,
+                                    int32_t n) {
   std::vector<int32_t> att_count(n, 0);
   for (const auto& [a, b] : edges) {
     if (a < n) ++att_count[a];
@@ -98,12 +112,17 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
   for (int32_t v = 0; v < n; ++v) {
     if (att_count[v] == 0) {
       return Invalid(
-          absl::StrCat("node '", spec.node_names[v], "' (id ", v, ") is attached to no switch"));
+          absl::StrCat("node '", node_names[v], "' (id ", v, ") is attached to no switch"));
     }
   }
+  return absl::OkStatus();
+}
 
-  // Connected groups of switches (through switch-switch links only: nodes do not
-  // forward).
+// The connected groups of switches (through switch-switch links only: nodes do not
+// forward), as the switch of each that a virtual root would link to: its lowest
+// switch without a parent, else its lowest switch.
+std::vector<int32_t> SwitchGroupTops(const Edges& edges, const std::vector<bool>& has_parent,
+                                     int32_t n, int32_t s0) {
   std::vector<std::vector<int32_t>> adj(s0);
   for (const auto& [a, b] : edges) {
     if (a >= n && b >= n) {
@@ -113,147 +132,158 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
   }
   std::vector<int32_t> group(s0, -1);
   std::vector<int32_t> group_top;  // the switch the virtual root would link to
-  {
-    std::vector<int32_t> queue;
-    for (int32_t s = 0; s < s0; ++s) {
-      if (group[s] >= 0) continue;
-      const int32_t g = static_cast<int32_t>(group_top.size());
-      int32_t top = -1;
-      queue.assign(1, s);
-      group[s] = g;
-      for (size_t q = 0; q < queue.size(); ++q) {
-        const int32_t u = queue[q];
-        if (!has_parent[u] && (top < 0 || u < top)) top = u;
-        for (int32_t w : adj[u]) {
-          if (group[w] < 0) {
-            group[w] = g;
-            queue.push_back(w);
-          }
+  std::vector<int32_t> queue;
+  for (int32_t s = 0; s < s0; ++s) {
+    if (group[s] >= 0) continue;
+    const int32_t g = static_cast<int32_t>(group_top.size());
+    int32_t top = -1;
+    queue.assign(1, s);
+    group[s] = g;
+    for (size_t q = 0; q < queue.size(); ++q) {
+      const int32_t u = queue[q];
+      if (!has_parent[u] && (top < 0 || u < top)) top = u;
+      for (int32_t w : adj[u]) {
+        if (group[w] < 0) {
+          group[w] = g;
+          queue.push_back(w);
         }
       }
-      group_top.push_back(top >= 0 ? top : s);  // s is the group's lowest switch
     }
+    group_top.push_back(top >= 0 ? top : s);  // s is the group's lowest switch
   }
-  data->num_switches = s0;
-  data->switch_names = std::move(spec.switch_names);
-  if (group_top.size() > 1) {
-    if (s0 + 1 > kMaxSwitches) {
-      return Invalid(absl::StrCat("the switches are not connected and a virtual root would make ",
-                                  s0 + 1, " switches, more than the ", kMaxSwitches,
-                                  " hopmap supports"));
-    }
-    std::string root(kVirtualRootName);
-    for (int k = 2; vertex.contains(root); ++k)
-      root = absl::StrCat(std::string(kVirtualRootName), "-", k);
-    const int32_t r = s0;
-    std::vector<std::string> listed;
-    for (size_t g = 0; g < group_top.size(); ++g) {
-      edges.emplace_back(n + r, n + group_top[g]);
-      if (g < kMaxListedSwitches) listed.push_back(data->switch_names[group_top[g]]);
-    }
-    std::string list = absl::StrJoin(listed, ", ");
-    if (group_top.size() > kMaxListedSwitches) {
-      absl::StrAppend(&list, " and ", group_top.size() - kMaxListedSwitches, " more");
-    }
-    data->warnings.push_back(absl::StrCat("the switches form ", group_top.size(),
-                                          " groups that are not connected; added a virtual root "
-                                          "switch '",
-                                          root, "' above ", list));
-    data->switch_names.push_back(std::move(root));
-    data->num_switches = s0 + 1;
-    data->has_virtual_root = true;
-  }
-  const int32_t num_sw = data->num_switches;
+  return group_top;
+}
 
-  // Final link tables.
+// Joins the groups of switches (more than one) under a virtual root switch, the last,
+// named so that no vertex has its name; warns which switches it links.
+absl::Status AddVirtualRoot(const std::vector<int32_t>& group_top,
+                            const absl::flat_hash_map<std::string, int32_t>& vertex, int32_t n,
+                            int32_t s0, Edges& edges, auto& data) {
+  if (s0 + 1 > SwitchGraphMachine::kMaxSwitches) {
+    return Invalid(absl::StrCat("the switches are not connected and a virtual root would make ",
+                                s0 + 1, " switches, more than the ",
+                                SwitchGraphMachine::kMaxSwitches, " hopmap supports"));
+  }
+  std::string root(SwitchGraphMachine::kVirtualRootName);
+  for (int k = 2; vertex.contains(root); ++k)
+    root = absl::StrCat(std::string(SwitchGraphMachine::kVirtualRootName), "-", k);
+  const int32_t r = s0;
+  std::vector<std::string> listed;
+  for (size_t g = 0; g < group_top.size(); ++g) {
+    edges.emplace_back(n + r, n + group_top[g]);
+    if (g < kMaxListedSwitches) listed.push_back(data.switch_names[group_top[g]]);
+  }
+  std::string list = absl::StrJoin(listed, ", ");
+  if (group_top.size() > kMaxListedSwitches) {
+    absl::StrAppend(&list, " and ", group_top.size() - kMaxListedSwitches, " more");
+  }
+  data.warnings.push_back(absl::StrCat("the switches form ", group_top.size(),
+                                       " groups that are not connected; added a virtual root "
+                                       "switch '",
+                                       root, "' above ", list));
+  data.switch_names.push_back(std::move(root));
+  data.num_switches = s0 + 1;
+  data.has_virtual_root = true;
+  return absl::OkStatus();
+}
+
+// The link tables: the links, the node attachments (CSR over nodes) and the
+// switch-switch adjacency (CSR over switches), each link e being the directed links
+// 2e (as given) and 2e + 1 (back).
+void FillLinkTables(const Edges& edges, int32_t n, auto& data) {
+  const int32_t num_sw = data.num_switches;
   const size_t num_edges = edges.size();
-  data->edge_from.resize(num_edges);
-  data->edge_to.resize(num_edges);
-  data->att_offsets.assign(n + 1, 0);
-  data->sw_offsets.assign(num_sw + 1, 0);
+  data.edge_from.resize(num_edges);
+  data.edge_to.resize(num_edges);
+  data.att_offsets.assign(n + 1, 0);
+  data.sw_offsets.assign(num_sw + 1, 0);
   for (size_t e = 0; e < num_edges; ++e) {
     const auto [a, b] = edges[e];
-    data->edge_from[e] = a;
-    data->edge_to[e] = b;
+    data.edge_from[e] = a;
+    data.edge_to[e] = b;
     if (a < n) {
-      ++data->att_offsets[a + 1];
+      ++data.att_offsets[a + 1];
     } else if (b < n) {
-      ++data->att_offsets[b + 1];
+      ++data.att_offsets[b + 1];
     } else {
-      ++data->sw_offsets[a - n + 1];
-      ++data->sw_offsets[b - n + 1];
+      ++data.sw_offsets[a - n + 1];
+      ++data.sw_offsets[b - n + 1];
     }
   }
-  for (int32_t v = 0; v < n; ++v) data->att_offsets[v + 1] += data->att_offsets[v];
-  for (int32_t s = 0; s < num_sw; ++s) data->sw_offsets[s + 1] += data->sw_offsets[s];
-  data->att_switch.resize(data->att_offsets[n]);
-  data->att_up.resize(data->att_offsets[n]);
-  data->att_down.resize(data->att_offsets[n]);
-  data->sw_adj.resize(data->sw_offsets[num_sw]);
-  data->sw_link.resize(data->sw_offsets[num_sw]);
-  {
-    std::vector<int64_t> att_fill(data->att_offsets.begin(), data->att_offsets.end() - 1);
-    std::vector<int64_t> sw_fill(data->sw_offsets.begin(), data->sw_offsets.end() - 1);
-    for (size_t e = 0; e < num_edges; ++e) {
-      const auto [a, b] = edges[e];
-      const int64_t forward = 2 * static_cast<int64_t>(e), back = forward + 1;
-      if (a < n || b < n) {
-        const bool node_first = a < n;
-        const int32_t node = node_first ? a : b;
-        const int64_t k = att_fill[node]++;
-        data->att_switch[k] = (node_first ? b : a) - n;
-        data->att_up[k] = node_first ? forward : back;
-        data->att_down[k] = node_first ? back : forward;
-      } else {
-        int64_t k = sw_fill[a - n]++;
-        data->sw_adj[k] = b - n;
-        data->sw_link[k] = forward;
-        k = sw_fill[b - n]++;
-        data->sw_adj[k] = a - n;
-        data->sw_link[k] = back;
-      }
+  for (int32_t v = 0; v < n; ++v) data.att_offsets[v + 1] += data.att_offsets[v];
+  for (int32_t s = 0; s < num_sw; ++s) data.sw_offsets[s + 1] += data.sw_offsets[s];
+  data.att_switch.resize(data.att_offsets[n]);
+  data.att_up.resize(data.att_offsets[n]);
+  data.att_down.resize(data.att_offsets[n]);
+  data.sw_adj.resize(data.sw_offsets[num_sw]);
+  data.sw_link.resize(data.sw_offsets[num_sw]);
+  std::vector<int64_t> att_fill(data.att_offsets.begin(), data.att_offsets.end() - 1);
+  std::vector<int64_t> sw_fill(data.sw_offsets.begin(), data.sw_offsets.end() - 1);
+  for (size_t e = 0; e < num_edges; ++e) {
+    const auto [a, b] = edges[e];
+    const int64_t forward = 2 * static_cast<int64_t>(e), back = forward + 1;
+    if (a < n || b < n) {
+      const bool node_first = a < n;
+      const int32_t node = node_first ? a : b;
+      const int64_t k = att_fill[node]++;
+      data.att_switch[k] = (node_first ? b : a) - n;
+      data.att_up[k] = node_first ? forward : back;
+      data.att_down[k] = node_first ? back : forward;
+    } else {
+      int64_t k = sw_fill[a - n]++;
+      data.sw_adj[k] = b - n;
+      data.sw_link[k] = forward;
+      k = sw_fill[b - n]++;
+      data.sw_adj[k] = a - n;
+      data.sw_link[k] = back;
     }
   }
-  // Neighbours in increasing order (dimension-order routing picks the smallest).
-  for (int32_t s = 0; s < num_sw; ++s) {
-    const int64_t lo = data->sw_offsets[s], hi = data->sw_offsets[s + 1];
+}
+
+// Neighbours in increasing order (dimension-order routing picks the smallest).
+void SortSwitchNeighbours(auto& data) {
+  for (int32_t s = 0; s < data.num_switches; ++s) {
+    const int64_t lo = data.sw_offsets[s], hi = data.sw_offsets[s + 1];
     std::vector<std::pair<int32_t, int64_t>> row;
     row.reserve(hi - lo);
-    for (int64_t k = lo; k < hi; ++k) row.emplace_back(data->sw_adj[k], data->sw_link[k]);
+    for (int64_t k = lo; k < hi; ++k) row.emplace_back(data.sw_adj[k], data.sw_link[k]);
     std::sort(row.begin(), row.end());
     for (int64_t k = lo; k < hi; ++k) {
-      data->sw_adj[k] = row[k - lo].first;
-      data->sw_link[k] = row[k - lo].second;
+      data.sw_adj[k] = row[k - lo].first;
+      data.sw_link[k] = row[k - lo].second;
     }
   }
+}
 
-  // Switch-to-switch distances, one BFS per switch.
-  data->dist.assign(static_cast<size_t>(num_sw) * num_sw, kUnreached);
-  {
-    Data& d = *data;
-    tbb::parallel_for(int32_t{0}, num_sw, [&d, num_sw](int32_t src) {
-      uint16_t* row = d.dist.data() + static_cast<size_t>(src) * num_sw;
-      std::vector<int32_t> queue = {src};
-      row[src] = 0;
-      for (size_t q = 0; q < queue.size(); ++q) {
-        const int32_t u = queue[q];
-        for (int64_t k = d.sw_offsets[u]; k < d.sw_offsets[u + 1]; ++k) {
-          const int32_t w = d.sw_adj[k];
-          if (row[w] == kUnreached) {
-            row[w] = static_cast<uint16_t>(row[u] + 1);
-            queue.push_back(w);
-          }
+// Switch-to-switch distances, one BFS per switch.
+void ComputeSwitchDistances(auto& d) {
+  const int32_t num_sw = d.num_switches;
+  d.dist.assign(static_cast<size_t>(num_sw) * num_sw, kUnreached);
+  tbb::parallel_for(int32_t{0}, num_sw, [&d, num_sw](int32_t src) {
+    uint16_t* row = d.dist.data() + static_cast<size_t>(src) * num_sw;
+    std::vector<int32_t> queue = {src};
+    row[src] = 0;
+    for (size_t q = 0; q < queue.size(); ++q) {
+      const int32_t u = queue[q];
+      for (int64_t k = d.sw_offsets[u]; k < d.sw_offsets[u + 1]; ++k) {
+        const int32_t w = d.sw_adj[k];
+        if (row[w] == kUnreached) {
+          row[w] = static_cast<uint16_t>(row[u] + 1);
+          queue.push_back(w);
         }
       }
-    });
-  }
+    }
+  });
+}
 
-  // Exact min/max hops over pairs of different nodes: nodes with the same set of
-  // switches are alike, so compare those sets.
+// Exact min/max hops over pairs of different nodes: nodes with the same set of
+// switches are alike, so compare those sets.
+void ComputeMinMaxHops(int32_t n, auto& data) {
+  const int32_t num_sw = data.num_switches;
   absl::flat_hash_map<std::vector<int32_t>, int64_t> set_count;
   for (int32_t v = 0; v < n; ++v) {
-    std::vector<int32_t> set(data->att_switch.begin() + data->att_offsets[v],
-                             data->att_switch.begin() + data->att_offsets[v + 1]);
+    std::vector<int32_t> set(data.att_switch.begin() + data.att_offsets[v],
+                             data.att_switch.begin() + data.att_offsets[v + 1]);
     std::sort(set.begin(), set.end());
     ++set_count[set];
   }
@@ -263,30 +293,62 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
     sets.push_back(set);
     shared_set |= count > 1;
   }
-  if (n > 1) {
-    const size_t num_sets = sets.size();
-    std::vector<int32_t> row_min(num_sets, std::numeric_limits<int32_t>::max());
-    std::vector<int32_t> row_max(num_sets, 0);
-    const Data& d = *data;
-    tbb::parallel_for(size_t{0}, num_sets, [&](size_t g) {
-      for (size_t h = g + 1; h < num_sets; ++h) {
-        int32_t best = std::numeric_limits<int32_t>::max();
-        for (int32_t sa : sets[g]) {
-          for (int32_t sb : sets[h]) {
-            best = std::min<int32_t>(best, d.dist[static_cast<size_t>(sa) * num_sw + sb]);
-          }
+  if (n <= 1) return;
+  const size_t num_sets = sets.size();
+  std::vector<int32_t> row_min(num_sets, std::numeric_limits<int32_t>::max());
+  std::vector<int32_t> row_max(num_sets, 0);
+  const auto& d = data;
+  tbb::parallel_for(size_t{0}, num_sets, [&](size_t g) {
+    for (size_t h = g + 1; h < num_sets; ++h) {
+      int32_t best = std::numeric_limits<int32_t>::max();
+      for (int32_t sa : sets[g]) {
+        for (int32_t sb : sets[h]) {
+          best = std::min<int32_t>(best, d.dist[static_cast<size_t>(sa) * num_sw + sb]);
         }
-        row_min[g] = std::min(row_min[g], best + 2);
-        row_max[g] = std::max(row_max[g], best + 2);
       }
-    });
-    data->min_hops = shared_set ? 2 : std::numeric_limits<int32_t>::max();
-    data->max_hops = shared_set ? 2 : 0;
-    for (size_t g = 0; g < num_sets; ++g) {
-      data->min_hops = std::min(data->min_hops, row_min[g]);
-      data->max_hops = std::max(data->max_hops, row_max[g]);
+      row_min[g] = std::min(row_min[g], best + 2);
+      row_max[g] = std::max(row_max[g], best + 2);
+    }
+  });
+  data.min_hops = shared_set ? 2 : std::numeric_limits<int32_t>::max();
+  data.max_hops = shared_set ? 2 : 0;
+  for (size_t g = 0; g < num_sets; ++g) {
+    data.min_hops = std::min(data.min_hops, row_min[g]);
+    data.max_hops = std::max(data.max_hops, row_max[g]);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec spec) {
+  if (absl::Status s = CheckSizes(spec); !s.ok()) return s;
+  const int32_t n = static_cast<int32_t>(spec.node_names.size());
+  const int32_t s0 = static_cast<int32_t>(spec.switch_names.size());
+  absl::StatusOr<absl::flat_hash_map<std::string, int32_t>> vertex = IndexVertices(spec, n, s0);
+  if (!vertex.ok()) return vertex.status();
+  absl::StatusOr<Links> links = ReadLinks(spec, *vertex, n, s0);
+  if (!links.ok()) return links.status();
+  Edges& edges = links->edges;
+
+  auto data = std::make_shared<Data>();
+  if (links->duplicates > 0) {
+    data->warnings.push_back(
+        absl::StrCat(links->duplicates,
+                     " duplicate link(s) kept once (the first: ", links->first_duplicate, ")"));
+  }
+  if (absl::Status s = CheckEveryNodeAttached(edges, spec.node_names, n); !s.ok()) return s;
+  const std::vector<int32_t> group_top = SwitchGroupTops(edges, links->has_parent, n, s0);
+  data->num_switches = s0;
+  data->switch_names = std::move(spec.switch_names);
+  if (group_top.size() > 1) {
+    if (absl::Status s = AddVirtualRoot(group_top, *vertex, n, s0, edges, *data); !s.ok()) {
+      return s;
     }
   }
+  FillLinkTables(edges, n, *data);
+  SortSwitchNeighbours(*data);
+  ComputeSwitchDistances(*data);
+  ComputeMinMaxHops(n, *data);
 
   SwitchGraphMachine m;
   m.num_nodes_ = n;

@@ -109,114 +109,135 @@ bool SplitHostPort(const std::string& address, std::string* host, int* port) {
   return absl::SimpleAtoi(address.substr(colon + 1), port) && *port >= 0 && *port <= 65535;
 }
 
-int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
-  if (flags.listen.empty()) flags.listen.push_back("127.0.0.1:50051");
+// The flags' values that no library checks; says what is wrong and returns false.
+bool CheckFlags(const DaemonFlags& flags) {
   for (const std::string& address : flags.listen) {
     std::string host;
     int port = 0;
     if (!IsUnixAddress(address) && !SplitHostPort(address, &host, &port)) {
       Say(absl::StrCat("--listen: '", address, "' is not HOST:PORT or unix:PATH"));
-      return 1;
+      return false;
     }
   }
   if (!std::isfinite(flags.grace_seconds) || flags.grace_seconds < 0) {
     Say(absl::StrCat("--grace must be a number of seconds >= 0, got ", flags.grace_seconds));
-    return 1;
+    return false;
   }
   if (flags.unix_socket_mode != "600" && flags.unix_socket_mode != "660") {
     Say(absl::StrCat("--unix-socket-mode must be 600 (owner only) or 660 (owner and group), got '",
                      flags.unix_socket_mode, "'"));
-    return 1;
+    return false;
   }
   if (flags.tls_cert.empty() != flags.tls_key.empty()) {
     Say("--tls-cert and --tls-key go together: give both or neither");
-    return 1;
+    return false;
   }
   if (absl::Status s = flags.service.Validate(); !s.ok()) {
     Say(std::string(s.message()));
-    return 1;
+    return false;
   }
+  return true;
+}
 
-  std::shared_ptr<grpc::ServerCredentials> tcp_credentials = grpc::InsecureServerCredentials();
-  if (!flags.tls_cert.empty()) {
-    absl::StatusOr<TlsFiles> tls = LoadTlsFiles(flags.tls_cert, flags.tls_key);
-    if (!tls.ok()) {
-      Say(std::string(tls.status().message()));
-      return 1;
-    }
-    Say(absl::StrCat("TLS on TCP addresses: certificate ", tls->subject, ", valid until ",
-                     tls->not_after));
-    grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({tls->private_key_pem, tls->cert_chain_pem});
-    tcp_credentials = grpc::SslServerCredentials(ssl);
+// The credentials of the TCP addresses: TLS with --tls-cert and --tls-key, else
+// plaintext; null (said why) when the files do not load.
+std::shared_ptr<grpc::ServerCredentials> TcpCredentials(const DaemonFlags& flags) {
+  if (flags.tls_cert.empty()) return grpc::InsecureServerCredentials();
+  absl::StatusOr<TlsFiles> tls = LoadTlsFiles(flags.tls_cert, flags.tls_key);
+  if (!tls.ok()) {
+    Say(std::string(tls.status().message()));
+    return nullptr;
   }
+  Say(absl::StrCat("TLS on TCP addresses: certificate ", tls->subject, ", valid until ",
+                   tls->not_after));
+  grpc::SslServerCredentialsOptions ssl;
+  ssl.pem_key_cert_pairs.push_back({tls->private_key_pem, tls->cert_chain_pem});
+  return grpc::SslServerCredentials(ssl);
+}
 
+// The machine catalog (with --config and --state-dir) and the service that owns it;
+// `catalog_view` is set to the catalog. Null (said why) when either fails.
+std::unique_ptr<MapperService> CreateService(const DaemonFlags& flags,
+                                             MachineCatalog** catalog_view) {
   absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog =
       MachineCatalog::Open(flags.config, flags.state_dir);
   if (!catalog.ok()) {
     Say(std::string(catalog.status().message()));
-    return 1;
+    return nullptr;
   }
   // A damaged stored machine costs that machine, not the service: the rest of the
   // catalog is served and the file is kept aside for the operator.
   for (const std::string& line : (*catalog)->rejected()) {
     Say(absl::StrCat("stored machine not loaded: ", line));
   }
-  MachineCatalog* const catalog_view = catalog->get();
+  *catalog_view = catalog->get();
   absl::StatusOr<std::unique_ptr<MapperService>> service =
       MapperService::Create(*std::move(catalog), flags.service);
   if (!service.ok()) {
     Say(std::string(service.status().message()));
-    return 1;
+    return nullptr;
   }
-  // The shared catalog: read once here (a replica that cannot reach etcd does not
-  // start), then watched. Its watcher writes to the catalog the service owns, so it
-  // is declared after the service: destroyed (the watcher stopped) first.
-  std::unique_ptr<EtcdCatalog> shared;
-  if (!flags.catalog.empty()) {
-    absl::StatusOr<EtcdUrl> url = ParseEtcdUrl(flags.catalog);
-    if (!url.ok()) {
-      Say(std::string(url.status().message()));
-      return 1;
-    }
-    shared = std::make_unique<EtcdCatalog>(*url, catalog_view, Say);
-    if (absl::Status s = shared->Start(); !s.ok()) {
-      Say(std::string(s.message()));
-      return 1;
-    }
-    Say(absl::StrCat("shared catalog: ", shared->Describe(), " (", catalog_view->List().size(),
-                     " machines)"));
-  }
+  return *std::move(service);
+}
 
-  // Prometheus metrics: started before the gRPC listeners, so that a bad address
-  // stops the daemon before it serves.
-  std::unique_ptr<DaemonMetrics> metrics;
-  std::string metrics_shown;
-  if (!flags.metrics_listen.empty()) {
-    std::string host;
-    int port = 0;
-    if (!SplitHostPort(flags.metrics_listen, &host, &port)) {
-      Say(absl::StrCat("--metrics-listen: '", flags.metrics_listen, "' is not HOST:PORT"));
-      return 1;
-    }
-    DaemonMetrics::Sources sources;
-    sources.service = service->get();
-    sources.catalog = catalog_view;
-    if (shared != nullptr) {
-      EtcdCatalog* const watched = shared.get();
-      sources.etcd_watch_live = [watched] { return watched->watch_live(); };
-    }
-    absl::StatusOr<std::unique_ptr<DaemonMetrics>> started =
-        DaemonMetrics::Start(flags.metrics_listen, std::move(sources));
-    if (!started.ok()) {
-      Say(std::string(started.status().message()));
-      return 1;
-    }
-    metrics = *std::move(started);
-    (*service)->set_call_observer(metrics.get());
-    metrics_shown = absl::StrCat(host, ":", metrics->port());
+// The shared catalog of --catalog, read once (a replica that cannot reach etcd does
+// not start) and then watched into `catalog_view`. False (said why) when it cannot
+// start; `shared` stays null without --catalog.
+bool StartSharedCatalog(const DaemonFlags& flags, MachineCatalog* catalog_view,
+                        std::unique_ptr<EtcdCatalog>& shared) {
+  if (flags.catalog.empty()) return true;
+  absl::StatusOr<EtcdUrl> url = ParseEtcdUrl(flags.catalog);
+  if (!url.ok()) {
+    Say(std::string(url.status().message()));
+    return false;
   }
+  shared = std::make_unique<EtcdCatalog>(*url, catalog_view, Say);
+  if (absl::Status s = shared->Start(); !s.ok()) {
+    Say(std::string(s.message()));
+    return false;
+  }
+  Say(absl::StrCat("shared catalog: ", shared->Describe(), " (", catalog_view->List().size(),
+                   " machines)"));
+  return true;
+}
 
+// Prometheus metrics on --metrics-listen, observing the service's calls; `shown` is
+// set to the address they are served on. False (said why) when they cannot start;
+// `metrics` stays null without --metrics-listen.
+bool StartMetrics(const DaemonFlags& flags, MapperService* service, MachineCatalog* catalog_view,
+                  EtcdCatalog* shared, std::unique_ptr<DaemonMetrics>& metrics,
+                  std::string& shown) {
+  if (flags.metrics_listen.empty()) return true;
+  std::string host;
+  int port = 0;
+  if (!SplitHostPort(flags.metrics_listen, &host, &port)) {
+    Say(absl::StrCat("--metrics-listen: '", flags.metrics_listen, "' is not HOST:PORT"));
+    return false;
+  }
+  DaemonMetrics::Sources sources;
+  sources.service = service;
+  sources.catalog = catalog_view;
+  if (shared != nullptr) {
+    EtcdCatalog* const watched = shared;
+    sources.etcd_watch_live = [watched] { return watched->watch_live(); };
+  }
+  absl::StatusOr<std::unique_ptr<DaemonMetrics>> started =
+      DaemonMetrics::Start(flags.metrics_listen, std::move(sources));
+  if (!started.ok()) {
+    Say(std::string(started.status().message()));
+    return false;
+  }
+  metrics = *std::move(started);
+  service->set_call_observer(metrics.get());
+  shown = absl::StrCat(host, ":", metrics->port());
+  return true;
+}
+
+// The gRPC server serving `service` on every --listen address; `ports` gets the port
+// each is bound to. Null (said why) when it cannot listen.
+std::unique_ptr<grpc::Server> StartServer(
+    const DaemonFlags& flags, const std::shared_ptr<grpc::ServerCredentials>& tcp_credentials,
+    MapperService* service, std::vector<int>& ports) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -224,7 +245,7 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   builder.SetMaxSendMessageSize(static_cast<int>(flags.service.max_message_bytes));
   // A second daemon on a busy port must fail, not share it (gRPC sets SO_REUSEPORT).
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  std::vector<int> ports(flags.listen.size(), 0);
+  ports.assign(flags.listen.size(), 0);
   for (size_t i = 0; i < flags.listen.size(); ++i) {
     // A Unix socket is guarded by its file permissions; TLS is for TCP.
     builder.AddListeningPort(
@@ -232,7 +253,7 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
         IsUnixAddress(flags.listen[i]) ? grpc::InsecureServerCredentials() : tcp_credentials,
         &ports[i]);
   }
-  builder.RegisterService(service->get());
+  builder.RegisterService(service);
   {
     absl::MutexLock lock(&grpc_log_mu);
     grpc_log_capturing = true;
@@ -247,10 +268,14 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
     absl::MutexLock lock(&grpc_log_mu);
     grpc_log_capturing = false;
   }
-  if (server == nullptr) {
-    Say(absl::StrCat("cannot listen on ", BindFailure(flags.listen)));
-    return 1;
-  }
+  if (server == nullptr) Say(absl::StrCat("cannot listen on ", BindFailure(flags.listen)));
+  return server;
+}
+
+// Tells stdout where the daemon listens (TCP addresses with the ports bound) and
+// where its metrics are.
+void AnnounceAddresses(const DaemonFlags& flags, const std::vector<int>& ports,
+                       const DaemonMetrics* metrics, const std::string& metrics_shown) {
   for (size_t i = 0; i < flags.listen.size(); ++i) {
     std::string shown = flags.listen[i];
     std::string host;
@@ -263,7 +288,12 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   if (metrics != nullptr)
     std::cout << "hopmapd: metrics on http://" << metrics_shown << "/metrics\n";
   std::cout.flush();
+}
 
+// Waits for a stop signal, then shuts the server down: the calls in flight get the
+// grace period (--grace), and are cancelled when it ends or on a second signal.
+void ServeUntilStopped(const DaemonFlags& flags, const sigset_t& stop_signals, grpc::Server& server,
+                       MapperService& service) {
   int signal_number = 0;
   while (sigwait(&stop_signals, &signal_number) != 0) {
   }
@@ -271,7 +301,7 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
       std::chrono::duration<double>(flags.grace_seconds));
   const auto deadline = std::chrono::system_clock::now() + grace;
   Say(absl::StrCat(signal_number == SIGINT ? "SIGINT" : "SIGTERM", ": stopping; ",
-                   (*service)->calls_in_flight(), " calls in flight get ", flags.grace_seconds,
+                   service.calls_in_flight(), " calls in flight get ", flags.grace_seconds,
                    " s to finish"));
 
   // Cancels what is left when the grace period ends, or at once on a second signal.
@@ -285,16 +315,42 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
           Say(absl::StrCat(again > 0 ? "second signal" : "grace period over",
                            ": cancelling the calls in flight"));
         }
-        (*service)->CancelAll();
+        service.CancelAll();
         stopped.WaitForNotification();
         return;
       }
     }
   });
-  server->Shutdown(deadline);
-  server->Wait();
+  server.Shutdown(deadline);
+  server.Wait();
   stopped.Notify();
   canceller.join();
+}
+
+int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
+  if (flags.listen.empty()) flags.listen.push_back("127.0.0.1:50051");
+  if (!CheckFlags(flags)) return 1;
+  const std::shared_ptr<grpc::ServerCredentials> tcp_credentials = TcpCredentials(flags);
+  if (tcp_credentials == nullptr) return 1;
+  MachineCatalog* catalog_view = nullptr;
+  std::unique_ptr<MapperService> service = CreateService(flags, &catalog_view);
+  if (service == nullptr) return 1;
+  // The shared catalog's watcher writes to the catalog the service owns, so it is
+  // declared after the service: destroyed (the watcher stopped) first.
+  std::unique_ptr<EtcdCatalog> shared;
+  if (!StartSharedCatalog(flags, catalog_view, shared)) return 1;
+  // Prometheus metrics: started before the gRPC listeners, so that a bad address
+  // stops the daemon before it serves.
+  std::unique_ptr<DaemonMetrics> metrics;
+  std::string metrics_shown;
+  if (!StartMetrics(flags, service.get(), catalog_view, shared.get(), metrics, metrics_shown)) {
+    return 1;
+  }
+  std::vector<int> ports;
+  std::unique_ptr<grpc::Server> server = StartServer(flags, tcp_credentials, service.get(), ports);
+  if (server == nullptr) return 1;
+  AnnounceAddresses(flags, ports, metrics.get(), metrics_shown);
+  ServeUntilStopped(flags, stop_signals, *server, *service);
   Say("stopped");
   return 0;
 }
