@@ -1,6 +1,7 @@
 // hopmap eval: measure a given mapping (in this process or through hopmapd).
-#include <algorithm>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -78,14 +79,15 @@ std::string TextReport(const MappingReport& r) {
     absl::StrAppend(&text, "link_loads         not computed: ", r.link_loads_skipped, "\n");
   }
   if (!r.busiest_links.empty()) {
-    size_t width = 0;
-    for (const LinkLoadEntry& l : r.busiest_links) width = std::max(width, l.link.size());
     absl::StrAppend(&text, "busiest_links      link, bytes, share of the busiest\n");
     const double top = r.busiest_links.front().bytes;
+    // The empty first column indents the rows by FormatTable's two-blank gap.
+    std::vector<std::vector<std::string>> rows;
     for (const LinkLoadEntry& l : r.busiest_links) {
-      absl::StrAppend(&text, absl::StrFormat("  %-*s %14.1f %6.1f%%\n", static_cast<int>(width),
-                                             l.link, l.bytes, top > 0 ? 100.0 * l.bytes / top : 0));
+      rows.push_back({"", l.link, absl::StrFormat("%.1f", l.bytes),
+                      absl::StrFormat("%.1f%%", top > 0 ? 100.0 * l.bytes / top : 0)});
     }
+    absl::StrAppend(&text, FormatTable(rows, {false, false, true, true}));
   }
   return text;
 }

@@ -181,11 +181,8 @@ absl::Status DescribeLocal(const std::string& spec, const std::string& format) {
   absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(spec);
   if (!m.ok()) return m.status();
   // A catalog name is described with its entry's description, as hopmapd does.
-  std::string description;
-  for (const CatalogEntry& e : BuiltinCatalog()) {
-    if (e.name == spec) description = e.description;
-  }
-  return WriteDescription(spec, **m, description, format);
+  const CatalogEntry* entry = FindCatalogEntry(spec);
+  return WriteDescription(spec, **m, entry != nullptr ? entry->description : "", format);
 }
 
 struct MachinesFlags {
