@@ -24,11 +24,13 @@ printed. Exit status 0 when every block that runs passes, 1 otherwise.
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 FENCE = re.compile(r"^(```+)\s*([\w-]*)")
 NOT_RUN = re.compile(r"^# not run by the docs check: (\S.*)$")
@@ -91,7 +93,7 @@ def run_block(script, work):
             except ProcessLookupError:
                 break
             if sig == signal.SIGTERM:
-                subprocess.run(["sleep", "0.5"])
+                time.sleep(0.5)
         process.wait()
         out.seek(0)
         return out.read().decode("utf-8", "replace"), status
@@ -175,7 +177,7 @@ def check_file(path, source, build, update):
         elif tag == "" and re.match(r"^(\$ |build/|bash )", first):
             print(f"FAIL {where}: a command in an untagged block: tag it sh (or output)")
             failed += 1
-    subprocess.run(["rm", "-rf", work])
+    shutil.rmtree(work)
     if not rewrites:
         return passed, failed, skipped, None
     with open(path, encoding="utf-8") as f:
@@ -192,7 +194,7 @@ def main(argv):
     update = "--update" in argv
     args = [a for a in argv if a != "--update"]
     if len(args) < 3:
-        print(__doc__.split("\n\n")[0] + "\n" + __doc__.split("\n")[2], file=sys.stderr)
+        print("usage: check_docs.py [--update] SOURCE_DIR BUILD_DIR FILE.md...", file=sys.stderr)
         return 2
     source, build, files = args[0], args[1], args[2:]
     if not os.access(os.path.join(build, "client", "hopmap"), os.X_OK):
