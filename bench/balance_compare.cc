@@ -36,6 +36,7 @@
 #include "core/balance/multilevel_refine.h"
 #include "core/graph/generators.h"
 #include "core/io/graph_format.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/search/random_stream.h"
 #include "core/solve/report.h"
 #include "core/solve/solve_balanced.h"
@@ -332,7 +333,7 @@ void Starts(const Problem& problem, const Machine3D& m, double time_limit) {
     if (run == 3) {
       start = BlockPlacement(input);
     } else if (run == 2) {
-      start = PartitionPlacement(input, node_imbalance, options, stop);
+      start = PartitionPlacement(input, node_imbalance, options, stop, MapSubproblemWithAuto);
     } else if (run >= 4) {
       start = BisectionPlacement(input, node_imbalance, options, stop,
                                  {.stay = {},

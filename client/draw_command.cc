@@ -9,7 +9,6 @@
 #include "client/commands.h"
 #include "client/remote.h"
 #include "core/io/mapping_files.h"
-#include "core/mappers/mapper.h"
 #include "core/topology/catalog.h"
 #include "core/topology/machine.h"
 #include "proto/convert/convert.h"

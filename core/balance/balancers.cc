@@ -207,7 +207,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
                                     .slide_grid_cuts = starts[run] == Start::kGridSlid});
         break;
       case Start::kMetisParts:
-        start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop);
+        start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop, in.map_quotient);
         break;
       case Start::kBlock:
         start = BlockPlacement(scratch);
@@ -427,8 +427,8 @@ class AutoBalancer final : public Balancer {
       const absl::Time start = absl::Now();
       const StopCondition stop =
           in.stop.Until(start + (in.stop.deadline() - start) * runs[i].share);
-      absl::StatusOr<BalancerOutput> out =
-          runs[i].balancer->Balance({in.problem, in.balance, in.options, stop, in.cap, &grid});
+      absl::StatusOr<BalancerOutput> out = runs[i].balancer->Balance(
+          {in.problem, in.balance, in.options, stop, in.cap, in.map_quotient, &grid});
       Candidate candidate{runs[i].name, 0, 0, Seconds(start), "", {}};
       if (!out.ok()) {
         candidate.error = std::string(out.status().message());

@@ -12,7 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/balance/balance_problem.h"
-#include "core/mappers/mapper.h"
+#include "core/search/solve_options.h"
+#include "core/search/statistics.h"
 
 namespace hopmap {
 
@@ -22,6 +23,9 @@ struct BalancerInput {
   const MapperOptions& options;
   const StopCondition& stop;
   const LoadCap& cap;
+  // Maps the parts' quotient graph onto the nodes (partition and auto); the request
+  // layer passes the portfolio (MapSubproblemWithAuto).
+  const SubproblemMapper& map_quotient;
   // The grid the objects form (GridOf) when the caller already analysed the graph
   // (auto, for its two balancers); null: a balancer that needs it analyses.
   const std::vector<int32_t>* grid_dims = nullptr;

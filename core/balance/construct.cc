@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "core/bisection/bisection.h"
 #include "core/bisection/metis_adapter.h"
-#include "core/mappers/portfolio/registry.h"
 
 namespace hopmap {
 namespace {
@@ -172,7 +171,8 @@ std::vector<SlotId> BisectionPlacement(const BalanceInput& input, double node_im
 }
 
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
-                                       const MapperOptions& options, const StopCondition& stop) {
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       const SubproblemMapper& map_quotient) {
   const TaskGraph& graph = input.graph;
   const Allocation& allocation = input.allocation;
   const TaskId n = graph.num_tasks();
@@ -199,8 +199,7 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
         added.ok() ? std::move(builder).Build() : absl::StatusOr<TaskGraph>(added);
     absl::StatusOr<Allocation> one_per_node =
         Allocation::Create(allocation.shared_machine(), allocation.nodes(), 1);
-    absl::StatusOr<std::unique_ptr<Mapper>> mapper = BuiltinMappers().Create("auto");
-    if (quotient.ok() && one_per_node.ok() && mapper.ok()) {
+    if (quotient.ok() && one_per_node.ok()) {
       // The quotient's share of the budget: two thirds of what is left.
       const absl::Time now = absl::Now();
       const absl::Time until = now + (stop.deadline() - now) * 2 / 3;
@@ -210,9 +209,9 @@ std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_im
       // An iteration cap makes the answer the same on every run when the searches
       // end on it before the clock (the quotient is small: nodes, not objects).
       if (quotient_options.iteration_limit == 0) quotient_options.iteration_limit = 64;
-      absl::StatusOr<MapOutput> out =
-          (*mapper)->Map({*quotient, *one_per_node, quotient_options, quotient_stop});
-      if (out.ok()) position_of_part = std::move(out->slot_of_task);
+      absl::StatusOr<std::vector<SlotId>> out =
+          map_quotient(*quotient, *one_per_node, quotient_options, quotient_stop);
+      if (out.ok()) position_of_part = *std::move(out);
     }
   }
   std::vector<int32_t> position_of_task(n);

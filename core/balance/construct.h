@@ -10,17 +10,19 @@
 
 #include "absl/status/statusor.h"
 #include "core/balance/balance_problem.h"
-#include "core/mappers/mapper.h"
+#include "core/search/solve_options.h"
 
 namespace hopmap {
 
 // Objects cut into one part per allocated node by METIS k-way (vertex weights: the
 // loads; parts within `node_imbalance` of the average), the parts' quotient graph
-// mapped onto the nodes by `auto` (one part per node) within `stop`, then each
+// mapped onto the nodes by `map_quotient` (one part per node; the request layer
+// passes auto) within two thirds of what is left of `stop`, then each
 // node's objects spread over its cores heaviest first (SpreadOverCores). Without
 // edges or when METIS fails, runs of the breadth-first order cut by load.
 std::vector<SlotId> PartitionPlacement(const BalanceInput& input, double node_imbalance,
-                                       const MapperOptions& options, const StopCondition& stop);
+                                       const MapperOptions& options, const StopCondition& stop,
+                                       const SubproblemMapper& map_quotient);
 
 // How BisectionPlacement cuts; the defaults are METIS's plain and anchored cuts.
 struct BisectionHints {

@@ -7,9 +7,9 @@
 #include "core/balance/balanced_placement.h"
 #include "core/balance/multilevel_refine.h"
 #include "core/balance/multisection.h"
-#include "core/mappers/inside_nodes.h"
 #include "core/search/position_graph.h"
 #include "core/search/random_stream.h"
+#include "core/topology/node_levels.h"
 #include "tbb/parallel_for.h"
 
 namespace hopmap {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/balance/balance_problem.h"
-#include "core/mappers/mapper.h"
+#include "core/search/solve_options.h"
 
 namespace hopmap {
 

@@ -16,7 +16,7 @@
 #include "absl/status/status.h"
 #include "core/balance/balance_search.h"
 #include "core/balance/balanced_placement.h"
-#include "core/mappers/mapper.h"
+#include "core/search/solve_options.h"
 
 namespace hopmap {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/balance/balance_problem.h"
-#include "core/mappers/mapper.h"
 #include "core/search/position_graph.h"
+#include "core/search/solve_options.h"
 
 namespace hopmap {
 

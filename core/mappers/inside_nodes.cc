@@ -11,6 +11,7 @@
 #include "core/bisection/bisection.h"
 #include "core/search/stop_condition.h"
 #include "core/topology/hierarchy.h"
+#include "core/topology/node_levels.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 
@@ -191,16 +192,6 @@ std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& a
                       }
                     });
   return placed;
-}
-
-std::optional<Allocation> NodeLevelsAsAllocation(const NodeInterior& interior) {
-  absl::StatusOr<HierarchyMachine> levels =
-      HierarchyMachine::Create(interior.arities(), interior.distances());
-  if (!levels.ok()) return std::nullopt;
-  absl::StatusOr<Allocation> pes =
-      Allocation::WholeMachine(std::make_shared<HierarchyMachine>(*std::move(levels)));
-  if (!pes.ok()) return std::nullopt;
-  return *std::move(pes);
 }
 
 }  // namespace hopmap

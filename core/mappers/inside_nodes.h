@@ -28,11 +28,6 @@ namespace hopmap {
 std::vector<SlotId> PlaceInsideNodes(const TaskGraph& graph, const Allocation& allocation,
                                      std::span<const SlotId> slot_of_task);
 
-// The node's levels as an allocation whose nodes are the PEs (a hierarchy machine
-// with the levels' arities and distances, every PE allocated), or nothing when they
-// make none.
-std::optional<Allocation> NodeLevelsAsAllocation(const NodeInterior& interior);
-
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_MAPPERS_INSIDE_NODES_H_

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/lower_bound.h"
 #include "core/solve/measure.h"
@@ -148,7 +149,9 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
             : DefaultBalanceTimeLimitSeconds(input.allocation.num_slots(), input.graph.num_tasks());
     const StopCondition stop(start + absl::Seconds(sized.time_limit_seconds), control.cancelled);
     const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
-    absl::StatusOr<BalancerOutput> out = (*balancer)->Balance({input, balance, sized, stop, cap});
+    const SubproblemMapper map_quotient = MapSubproblemWithAuto;
+    absl::StatusOr<BalancerOutput> out =
+        (*balancer)->Balance({input, balance, sized, stop, cap, map_quotient});
     const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (!out.ok()) {
       result = out.status();

@@ -7,6 +7,17 @@
 
 namespace hopmap {
 
+absl::StatusOr<Routing> ParseRouting(absl::string_view name) {
+  if (name == "dimension-order") return Routing::kDimensionOrder;
+  if (name == "adaptive") return Routing::kAdaptive;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown routing '", name, "' (known: dimension-order, adaptive)"));
+}
+
+std::string RoutingName(Routing routing) {
+  return routing == Routing::kDimensionOrder ? "dimension-order" : "adaptive";
+}
+
 const std::vector<std::string>& Machine::warnings() const {
   static const std::vector<std::string>* none = new std::vector<std::string>();
   return *none;

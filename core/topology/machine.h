@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/topology/node_interior.h"
 #include "core/topology/node_names.h"
 #include "core/types.h"
@@ -24,6 +26,8 @@ enum class Routing {
   kDimensionOrder,  // one deterministic minimal route
   kAdaptive,        // each direction split equally over all minimal paths
 };
+absl::StatusOr<Routing> ParseRouting(absl::string_view name);  // "dimension-order", "adaptive"
+std::string RoutingName(Routing routing);
 
 // Called with a directed link id in [0, num_links()) and the share (0, 1] of the
 // route's bytes that cross it.

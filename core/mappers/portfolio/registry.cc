@@ -1,6 +1,9 @@
 // RegisterBuiltinMappers: the one list of algorithms hopmap knows.
 #include "core/mappers/portfolio/registry.h"
 
+#include <memory>
+#include <utility>
+
 #include "core/mappers/baseline/axis_order.h"
 #include "core/mappers/baseline/baselines.h"
 #include "core/mappers/construct/emahd.h"
@@ -121,6 +124,17 @@ const MapperRegistry& BuiltinMappers() {
     return r;
   }();
   return *registry;
+}
+
+absl::StatusOr<std::vector<SlotId>> MapSubproblemWithAuto(const TaskGraph& graph,
+                                                          const Allocation& allocation,
+                                                          const MapperOptions& options,
+                                                          const StopCondition& stop) {
+  absl::StatusOr<std::unique_ptr<Mapper>> mapper = BuiltinMappers().Create("auto");
+  if (!mapper.ok()) return mapper.status();
+  absl::StatusOr<MapOutput> out = (*mapper)->Map({graph, allocation, options, stop});
+  if (!out.ok()) return out.status();
+  return std::move(out->slot_of_task);
 }
 
 }  // namespace hopmap

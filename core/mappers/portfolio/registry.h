@@ -11,6 +11,13 @@ void RegisterBuiltinMappers(MapperRegistry& registry);
 // A registry holding the built-in mappers, built on first use.
 const MapperRegistry& BuiltinMappers();
 
+// Maps a sub-problem with auto (a SubproblemMapper): what the request layer passes
+// to the balancers for their parts' quotient graph.
+absl::StatusOr<std::vector<SlotId>> MapSubproblemWithAuto(const TaskGraph& graph,
+                                                          const Allocation& allocation,
+                                                          const MapperOptions& options,
+                                                          const StopCondition& stop);
+
 }  // namespace hopmap
 
 #endif  // HOPMAP_CORE_MAPPERS_PORTFOLIO_REGISTRY_H_

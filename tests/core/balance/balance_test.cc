@@ -12,6 +12,7 @@
 #include "core/balance/balancers.h"
 #include "core/balance/construct.h"
 #include "core/balance/multilevel_refine.h"
+#include "core/mappers/portfolio/registry.h"
 #include "core/metrics/lower_bound.h"
 #include "core/search/random_stream.h"
 #include "core/solve/report.h"
@@ -222,7 +223,8 @@ TEST(BalancedSolveTest, PartitionAnswersWhenTheDeadlineHasPassed) {
   const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
   absl::StatusOr<std::unique_ptr<Balancer>> partition = CreateBalancer("partition");
   ASSERT_TRUE(partition.ok());
-  absl::StatusOr<BalancerOutput> out = (*partition)->Balance({input, balance, options, stop, cap});
+  absl::StatusOr<BalancerOutput> out =
+      (*partition)->Balance({input, balance, options, stop, cap, MapSubproblemWithAuto});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->slot_of_task.size(), 1024u);
   for (SlotId s : out->slot_of_task) {
@@ -262,7 +264,8 @@ TEST(BalancedSolveTest, BalancersReportTheirFigures) {
   for (const auto& [name, stat_names] : expected) {
     absl::StatusOr<std::unique_ptr<Balancer>> balancer = CreateBalancer(name);
     ASSERT_TRUE(balancer.ok()) << name;
-    absl::StatusOr<BalancerOutput> out = (*balancer)->Balance({input, balance, options, stop, cap});
+    absl::StatusOr<BalancerOutput> out =
+        (*balancer)->Balance({input, balance, options, stop, cap, MapSubproblemWithAuto});
     ASSERT_TRUE(out.ok()) << name << ": " << out.status();
     EXPECT_EQ(names(out->stats), stat_names) << name;
     if (name == "partition" || name == "migrate") {
@@ -270,12 +273,14 @@ TEST(BalancedSolveTest, BalancersReportTheirFigures) {
       EXPECT_EQ(FindStatistic(out->stats, "stopped_early"), 0.0) << name;
     }
   }
-  EXPECT_EQ(FindStatistic(
-                (*CreateBalancer("migrate"))->Balance({input, balance, options, stop, cap})->stats,
-                "remaps"),
+  EXPECT_EQ(FindStatistic((*CreateBalancer("migrate"))
+                              ->Balance({input, balance, options, stop, cap, MapSubproblemWithAuto})
+                              ->stats,
+                          "remaps"),
             6.0);
   absl::StatusOr<BalancerOutput> portfolio =
-      (*CreateBalancer("auto"))->Balance({input, balance, options, stop, cap});
+      (*CreateBalancer("auto"))
+          ->Balance({input, balance, options, stop, cap, MapSubproblemWithAuto});
   ASSERT_TRUE(portfolio.ok()) << portfolio.status();
   ASSERT_EQ(portfolio->candidates.size(), 2u);
   EXPECT_EQ(names(portfolio->candidates[0].stats), expected[1].second);  // migrate
