@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -535,28 +536,57 @@ MachineLayout PlainLayout(const Machine& machine, int64_t max_cells) {
   return layout;
 }
 
+// ---- the layout of each kind ----
+
+// Kind M's own layout for a machine its table row names. A machine of another class
+// reporting that kind() (none is built so) is drawn in id order, not cast blindly.
+template <typename M, MachineLayout (*kLayOut)(const M&, int64_t)>
+MachineLayout LayOutAs(const Machine& machine, int64_t max_cells) {
+  const auto* of_kind = dynamic_cast<const M*>(&machine);
+  return of_kind != nullptr ? kLayOut(*of_kind, max_cells) : PlainLayout(machine, max_cells);
+}
+
+// Up to max_cells nodes in their switches' boxes, else in id order.
+MachineLayout SwitchGraphOrPlainLayout(const SwitchGraphMachine& machine, int64_t max_cells) {
+  std::optional<MachineLayout> layout = SwitchGraphLayout(machine, max_cells);
+  return layout ? *std::move(layout) : PlainLayout(machine, max_cells);
+}
+
+struct KindLayout {
+  std::string_view kind;  // Machine::kind()
+  MachineLayout (*lay_out)(const Machine& machine, int64_t max_cells);
+};
+
+// How each machine kind is drawn (a row per MachineKind::machine_kind,
+// core/io/machine_kinds.h): the one table BuildLayout chooses from.
+constexpr KindLayout kKindLayouts[] = {
+    {"torus", &LayOutAs<TorusMachine, TorusLayout>},
+    {"mesh", &LayOutAs<TorusMachine, TorusLayout>},
+    {"fattree", &LayOutAs<FatTreeMachine, FatTreeLayout>},
+    {"chipmesh", &LayOutAs<ChipMeshMachine, ChipMeshLayout>},
+    {"dragonfly", &LayOutAs<DragonflyMachine, DragonflyLayout>},
+    {"hierarchy", &PlainLayout},  // no picture of its own yet: the PEs in id order
+    {"graph", &LayOutAs<SwitchGraphMachine, SwitchGraphOrPlainLayout>},
+    {"matrix", &PlainLayout},  // no links to draw: the nodes in id order
+};
+
+const KindLayout* FindKindLayout(std::string_view kind) {
+  for (const KindLayout& row : kKindLayouts) {
+    if (row.kind == kind) return &row;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 MachineLayout BuildLayout(const Machine& machine, int64_t max_cells) {
   max_cells = std::max<int64_t>(max_cells, 1);
-  if (const auto* torus = dynamic_cast<const TorusMachine*>(&machine)) {
-    return TorusLayout(*torus, max_cells);
-  }
-  if (const auto* tree = dynamic_cast<const FatTreeMachine*>(&machine)) {
-    return FatTreeLayout(*tree, max_cells);
-  }
-  if (const auto* df = dynamic_cast<const DragonflyMachine*>(&machine)) {
-    return DragonflyLayout(*df, max_cells);
-  }
-  if (const auto* mesh = dynamic_cast<const ChipMeshMachine*>(&machine)) {
-    return ChipMeshLayout(*mesh, max_cells);
-  }
-  if (const auto* graph = dynamic_cast<const SwitchGraphMachine*>(&machine)) {
-    if (std::optional<MachineLayout> layout = SwitchGraphLayout(*graph, max_cells)) {
-      return *std::move(layout);
-    }
-  }
-  return PlainLayout(machine, max_cells);
+  const KindLayout* row = FindKindLayout(machine.kind());
+  return row != nullptr ? row->lay_out(machine, max_cells) : PlainLayout(machine, max_cells);
+}
+
+bool HasKindLayout(std::string_view machine_kind) {
+  return FindKindLayout(machine_kind) != nullptr;
 }
 
 }  // namespace hopmap::draw

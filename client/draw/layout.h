@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/topology/machine.h"
@@ -82,8 +83,13 @@ struct MachineLayout {
   std::function<LinkMark(int64_t link)> mark_of_link;
 };
 
-// At most `max_cells` cells (a cell for every node up to that many nodes).
+// At most `max_cells` cells (a cell for every node up to that many nodes), laid out
+// as the machine's kind() is drawn; a kind without a row of its own in id order.
 MachineLayout BuildLayout(const Machine& machine, int64_t max_cells);
+
+// Whether BuildLayout has a row for `machine_kind` (a Machine::kind()): every kind a
+// spec makes has one, even when it is drawn in id order.
+[[nodiscard]] bool HasKindLayout(std::string_view machine_kind);
 
 }  // namespace hopmap::draw
 

@@ -12,53 +12,34 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/io/hwloc_node.h"
-#include "core/io/machine_files.h"
+#include "core/io/machine_kinds.h"
+#include "core/io/machine_spec_values.h"
 #include "core/topology/catalog.h"
-#include "core/topology/chipmesh.h"
-#include "core/topology/dragonfly.h"
-#include "core/topology/fattree.h"
-#include "core/topology/hierarchy.h"
 #include "core/topology/node_selection.h"
-#include "core/topology/torus.h"
 
 namespace hopmap {
 namespace {
 
-constexpr const char* kKinds =
-    "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
-    "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
-    "graph:FILE, matrix:FILE, or a catalog name";
+using io_internal::ParseList;
+using io_internal::ParsePositive;
+
+// What a spec may be, as errors list it.
+std::string SpecUsage() { return absl::StrCat(MachineKindUsages(), ", or a catalog name"); }
+
 const char* const kOptionKeys[] = {"cores",     "wrap",  "nodes",          "hops",
                                    "prefix",    "width", "link-bandwidth", "link-latency",
                                    "distances", "node",  "node-distances", "hop-cost",
                                    "packages",  "cpus"};
+
+// The keys of kOptionKeys that only some kinds take (their rows' own_options), in
+// the order a spec's stray ones are reported.
+const char* const kKindOwnOptions[] = {"wrap", "distances", "nodes", "hops"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
     if (key == k) return true;
   }
   return false;
-}
-
-absl::StatusOr<int32_t> ParsePositive(absl::string_view text, absl::string_view what,
-                                      const std::string& spec) {
-  int32_t value = 0;
-  if (!absl::SimpleAtoi(text, &value) || value < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "machine spec '", spec, "': ", what, " must be a positive integer, got '", text, "'"));
-  }
-  return value;
-}
-
-absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
-                                               absl::string_view what, const std::string& spec) {
-  std::vector<int32_t> values;
-  for (absl::string_view part : absl::StrSplit(text, sep)) {
-    absl::StatusOr<int32_t> v = ParsePositive(part, what, spec);
-    if (!v.ok()) return v.status();
-    values.push_back(*v);
-  }
-  return values;
 }
 
 absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view what, double low,
@@ -70,16 +51,6 @@ absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view wh
                                                    " (", unit, "), got '", text, "'"));
   }
   return value;
-}
-
-template <typename T>
-absl::StatusOr<std::shared_ptr<Machine>> Share(absl::StatusOr<T> machine, const std::string& spec) {
-  if (!machine.ok()) {
-    // Keep the code (a missing file stays NotFound), add the spec to the message.
-    return absl::Status(machine.status().code(),
-                        absl::StrCat("machine spec '", spec, "': ", machine.status().message()));
-  }
-  return std::shared_ptr<Machine>(std::make_shared<T>(*std::move(machine)));
 }
 
 // cpus=: numbers and runs A-B, comma-separated ("0-7,16-23"), as Linux lists CPUs.
@@ -104,8 +75,7 @@ absl::StatusOr<std::vector<int32_t>> ParseCpuList(absl::string_view text, const 
 
 // node=A1x...xAl or node=hwloc:FILE, node-distances=, hop-cost=, packages=: the
 // inside of every node (NodeInterior). cores=, when given, must be its PEs.
-absl::Status SetNodeInterior(const std::string& kind,
-                             const absl::flat_hash_map<std::string, std::string>& options,
+absl::Status SetNodeInterior(const MachineKind& kind, const SpecOptions& options,
                              const std::string& spec, Machine& machine) {
   auto node = options.find("node");
   if (node == options.end()) {
@@ -117,10 +87,10 @@ absl::Status SetNodeInterior(const std::string& kind,
     }
     return absl::OkStatus();
   }
-  if (kind == "hierarchy") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "machine spec '", spec,
-        "': node= does not apply to hierarchy (its levels are the PEs; add a level instead)"));
+  if (kind.one_slot_per_node) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': node= does not apply to ", kind.name,
+                     " (its levels are the PEs; add a level instead)"));
   }
   std::optional<std::vector<int32_t>> distances;
   if (auto it = options.find("node-distances"); it != options.end()) {
@@ -193,8 +163,6 @@ absl::Status SetNodeInterior(const std::string& kind,
   return absl::OkStatus();
 }
 
-using SpecOptions = absl::flat_hash_map<std::string, std::string>;
-
 // Peels the options off the end of `rest` (the spec after "KIND:"), leaving the
 // kind's own part. Options come last; later ones win. File names may contain ':', so
 // peel only known keys off the end. node=hwloc:FILE holds a file name too: it runs
@@ -231,152 +199,27 @@ SpecOptions PeelOptions(std::string& rest) {
   return options;
 }
 
-// torus:AxBxC and mesh:AxB, with wrap=.
-absl::StatusOr<std::shared_ptr<Machine>> ParseTorusOrMesh(const std::string& kind,
-                                                          const std::string& rest,
-                                                          const SpecOptions& options,
-                                                          const std::string& spec) {
-  absl::StatusOr<std::vector<int32_t>> dims = ParseList(rest, 'x', "a dimension", spec);
-  if (!dims.ok()) return dims.status();
-  std::vector<bool> wrap(dims->size(), kind == "torus");
-  if (auto it = options.find("wrap"); it != options.end()) {
-    if (it->second.size() != dims->size() ||
-        it->second.find_first_not_of("01") != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
-                                                     "': wrap= needs one 0 or 1 per dimension (",
-                                                     dims->size(), "), got '", it->second, "'"));
-    }
-    for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
-  }
-  return Share(TorusMachine::Create(*std::move(dims), std::move(wrap)), spec);
-}
-
-// fattree:AxB.
-absl::StatusOr<std::shared_ptr<Machine>> ParseFatTree(const std::string& rest,
-                                                      const std::string& spec) {
-  absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
-  if (!arities.ok()) return arities.status();
-  return Share(FatTreeMachine::Create(*std::move(arities)), spec);
-}
-
-// chipmesh:XxY, with nodes= and hops=.
-absl::StatusOr<std::shared_ptr<Machine>> ParseChipMesh(const std::string& rest,
-                                                       const SpecOptions& options,
-                                                       const std::string& spec) {
-  absl::StatusOr<std::vector<int32_t>> grid = ParseList(rest, 'x', "a chip-grid side", spec);
-  if (!grid.ok()) return grid.status();
-  if (grid->size() != 2) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec, "': chipmesh needs XxY chips"));
-  }
-  int32_t nodes = ChipMeshMachine::kDefaultNodesPerChip;
-  if (auto it = options.find("nodes"); it != options.end()) {
-    absl::StatusOr<int32_t> n = ParsePositive(it->second, "nodes=", spec);
-    if (!n.ok()) return n.status();
-    nodes = *n;
-  }
-  std::array<int32_t, 6> table = ChipMeshMachine::kDefaultHopTable;
-  if (auto it = options.find("hops"); it != options.end()) {
-    absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
-    if (!hops.ok()) return hops.status();
-    if (hops->size() != 6) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec,
-                       "': hops= needs 6 values (same chip same/other side, same row or column "
-                       "same/other side, elsewhere same/other side), got ",
-                       hops->size()));
-    }
-    std::copy(hops->begin(), hops->end(), table.begin());
-  }
-  return Share(ChipMeshMachine::Create((*grid)[0], (*grid)[1], nodes, table), spec);
-}
-
-// dragonfly:G,A,P.
-absl::StatusOr<std::shared_ptr<Machine>> ParseDragonfly(const std::string& rest,
-                                                        const std::string& spec) {
-  absl::StatusOr<std::vector<int32_t>> gap = ParseList(rest, ',', "a dragonfly size", spec);
-  if (!gap.ok()) return gap.status();
-  if (gap->size() != 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
-  }
-  return Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), spec);
-}
-
-// hierarchy:A1xA2, with distances= (and cores= only 1).
-absl::StatusOr<std::shared_ptr<Machine>> ParseHierarchy(const std::string& rest,
-                                                        const SpecOptions& options,
-                                                        const std::string& spec) {
-  absl::StatusOr<std::vector<int32_t>> arities = ParseList(rest, 'x', "an arity", spec);
-  if (!arities.ok()) return arities.status();
-  auto it = options.find("distances");
-  if (it == options.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': hierarchy needs distances=D1,...,Dl (one per level, the "
-                     "lowest first; the literature's 1:10:100 is distances=1,10,100)"));
-  }
-  absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
-  if (!distances.ok()) return distances.status();
-  if (auto cores = options.find("cores"); cores != options.end() && cores->second != "1") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': cores= does not apply to hierarchy (each PE is a node with one "
-                     "slot; the lowest level is the cores)"));
-  }
-  return Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
-}
-
-// The machine of `kind` that `rest` (the spec between "KIND:" and the options)
-// describes.
-absl::StatusOr<std::shared_ptr<Machine>> ParseKind(const std::string& kind, const std::string& rest,
-                                                   const SpecOptions& options,
-                                                   const std::string& spec) {
-  if (kind == "torus" || kind == "mesh") return ParseTorusOrMesh(kind, rest, options, spec);
-  if (kind == "fattree") return ParseFatTree(rest, spec);
-  if (kind == "chipmesh") return ParseChipMesh(rest, options, spec);
-  if (kind == "dragonfly") return ParseDragonfly(rest, spec);
-  if (kind == "hierarchy") return ParseHierarchy(rest, options, spec);
-  if (kind == "slurm") return Share(ReadSlurmTopology(rest), spec);
-  if (kind == "graph") return Share(ReadSwitchGraphFile(rest), spec);
-  if (kind == "matrix") return Share(ReadDistanceMatrixFile(rest), spec);
-  return absl::InvalidArgumentError(
-      absl::StrCat("machine spec '", spec, "': unknown kind '", kind, "' (use ", kKinds, ")"));
-}
-
-// Options of one kind given to another: wrap=, distances=, nodes=, hops=.
-absl::Status RejectOtherKindsOptions(const std::string& kind, const SpecOptions& options,
+// Options of one kind given to another (MachineKind::own_options).
+absl::Status RejectOtherKindsOptions(const MachineKind& kind, const SpecOptions& options,
                                      const std::string& spec) {
-  auto reject_option = [&](const std::string& key) -> absl::Status {
-    if (options.contains(key)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("machine spec '", spec, "': option ", key, "= does not apply to ", kind));
+  for (const char* key : kKindOwnOptions) {
+    if (options.contains(key) && std::find(kind.own_options.begin(), kind.own_options.end(), key) ==
+                                     kind.own_options.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': option ", key,
+                                                     "= does not apply to ", kind.name));
     }
-    return absl::OkStatus();
-  };
-  if (kind != "torus" && kind != "mesh") {
-    if (absl::Status s = reject_option("wrap"); !s.ok()) return s;
-  }
-  if (kind != "hierarchy") {
-    if (absl::Status s = reject_option("distances"); !s.ok()) return s;
-  }
-  if (kind != "chipmesh") {
-    if (absl::Status s = reject_option("nodes"); !s.ok()) return s;
-    if (absl::Status s = reject_option("hops"); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
-// link-bandwidth= and link-latency= (not for matrix: its hops have no links).
-absl::Status SetLinkOptions(const std::string& kind, const SpecOptions& options,
+// link-bandwidth= and link-latency= (not for a kind without links: an explicit hop
+// matrix).
+absl::Status SetLinkOptions(const MachineKind& kind, const SpecOptions& options,
                             const std::string& spec, Machine& machine) {
-  if (kind == "matrix" &&
-      (options.contains("link-bandwidth") || options.contains("link-latency"))) {
+  if (!kind.has_links && (options.contains("link-bandwidth") || options.contains("link-latency"))) {
     return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': link-bandwidth=/link-latency= do not apply to matrix (an "
-                     "explicit hop matrix has no links)"));
+        absl::StrCat("machine spec '", spec, "': link-bandwidth=/link-latency= do not apply to ",
+                     kind.name, " (an explicit hop matrix has no links)"));
   }
   if (auto it = options.find("link-bandwidth"); it != options.end()) {
     absl::StatusOr<double> bandwidth = ParseInRange(
@@ -395,12 +238,12 @@ absl::Status SetLinkOptions(const std::string& kind, const SpecOptions& options,
 
 // prefix= and width=: the node names (not for the file kinds: their files name the
 // nodes).
-absl::Status SetNodeNamePattern(const std::string& kind, bool file_kind, const SpecOptions& options,
+absl::Status SetNodeNamePattern(const MachineKind& kind, const SpecOptions& options,
                                 const std::string& spec, Machine& machine) {
   if (!options.contains("prefix") && !options.contains("width")) return absl::OkStatus();
-  if (file_kind) {
+  if (kind.reads_file) {
     return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
-                                                   "': prefix=/width= do not apply to ", kind,
+                                                   "': prefix=/width= do not apply to ", kind.name,
                                                    " (its file names the nodes)"));
   }
   int32_t width = 5;
@@ -419,18 +262,18 @@ absl::Status SetNodeNamePattern(const std::string& kind, bool file_kind, const S
 
 absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec) {
   if (spec.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("empty machine spec (use ", kKinds, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("empty machine spec (use ", SpecUsage(), ")"));
   }
   const size_t colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
+  const std::string name = spec.substr(0, colon);  // a kind or a catalog name
   std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  if (const CatalogEntry* entry = FindCatalogEntry(kind)) {
+  if (const CatalogEntry* entry = FindCatalogEntry(name)) {
     // A catalog name, optionally with options that override the entry's.
     return ParseMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
   }
   const SpecOptions options = PeelOptions(rest);
-  const bool file_kind = kind == "slurm" || kind == "graph" || kind == "matrix";
-  if (!file_kind && rest.find(':') != std::string::npos) {
+  const MachineKind* kind = FindMachineKind(name);
+  if ((kind == nullptr || !kind->reads_file) && rest.find(':') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
         "machine spec '", spec, "': unknown option '", rest.substr(rest.rfind(':') + 1),
         "' (options: ", absl::StrJoin(kOptionKeys, "=, "), "=)"));
@@ -441,24 +284,26 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
       for (const CatalogEntry& e : BuiltinCatalog()) names.push_back(e.name);
       return absl::NotFoundError(absl::StrCat("unknown machine '", spec,
                                               "' (catalog: ", absl::StrJoin(names, ", "),
-                                              "; or a spec: ", kKinds, ")"));
+                                              "; or a spec: ", SpecUsage(), ")"));
     }
     return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec, "': nothing after '", kind, ":'"));
+        absl::StrCat("machine spec '", spec, "': nothing after '", name, ":'"));
   }
-  absl::StatusOr<std::shared_ptr<Machine>> machine = ParseKind(kind, rest, options, spec);
+  if (kind == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': unknown kind '",
+                                                   name, "' (use ", SpecUsage(), ")"));
+  }
+  absl::StatusOr<std::shared_ptr<Machine>> machine = kind->parse({rest, options, spec});
   if (!machine.ok()) return machine.status();
-  if (absl::Status s = RejectOtherKindsOptions(kind, options, spec); !s.ok()) return s;
+  if (absl::Status s = RejectOtherKindsOptions(*kind, options, spec); !s.ok()) return s;
   if (auto it = options.find("cores"); it != options.end()) {
     absl::StatusOr<int32_t> cores = ParsePositive(it->second, "cores=", spec);
     if (!cores.ok()) return cores.status();
     (*machine)->set_cores_per_node(*cores);
   }
-  if (absl::Status s = SetNodeInterior(kind, options, spec, **machine); !s.ok()) return s;
-  if (absl::Status s = SetLinkOptions(kind, options, spec, **machine); !s.ok()) return s;
-  if (absl::Status s = SetNodeNamePattern(kind, file_kind, options, spec, **machine); !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = SetNodeInterior(*kind, options, spec, **machine); !s.ok()) return s;
+  if (absl::Status s = SetLinkOptions(*kind, options, spec, **machine); !s.ok()) return s;
+  if (absl::Status s = SetNodeNamePattern(*kind, options, spec, **machine); !s.ok()) return s;
   return machine;
 }
 

@@ -11,7 +11,7 @@
 
 namespace hopmap {
 
-// Accepts a catalog name (BuiltinCatalog) or KIND:ARGS[:key=value]...:
+// Accepts a catalog name (BuiltinCatalog) or KIND:ARGS[:key=value]... (machine_kinds.h):
 //   torus:25x16x24   mesh:32x32   (options wrap=101 per dimension, cores=N)
 //   fattree:64x64    (arities top to bottom)
 //   hierarchy:4x16x16:distances=1,10,100  (arities and distances lowest level

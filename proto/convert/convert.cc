@@ -4,6 +4,7 @@
 #include "absl/strings/str_join.h"
 #include "core/balance/balancers.h"
 #include "core/io/machine_files.h"
+#include "core/io/machine_kinds.h"
 #include "core/io/machine_spec.h"
 #include "core/mappers/portfolio/registry.h"
 #include "core/topology/distance_matrix.h"
@@ -23,11 +24,12 @@ absl::StatusOr<std::string> SpecOf(const v1::Machine& m) {
   switch (m.model_case()) {
     case v1::Machine::kSpec: {
       const std::string& spec = m.spec();
-      for (const char* file_kind : {"slurm:", "graph:", "matrix:"}) {
-        if (spec.rfind(file_kind, 0) == 0) {
+      if (const size_t colon = spec.find(':'); colon != std::string::npos) {
+        const MachineKind* kind = FindMachineKind(std::string_view(spec).substr(0, colon));
+        if (kind != nullptr && kind->reads_file) {
           return FieldError("machine.spec",
-                            absl::StrCat("file machines (", file_kind,
-                                         ") cannot be named by path in a request; send "
+                            absl::StrCat("file machines (", kind->name,
+                                         ":) cannot be named by path in a request; send "
                                          "switch_graph, distance_matrix or "
                                          "slurm_topology_conf"));
         }
@@ -163,9 +165,11 @@ absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) 
                           "switch_graph_file or distance_matrix_file)");
     }
   }
-  if (m.cores_per_node() > 1 && machine->kind() == "hierarchy") {
-    return FieldError("machine.cores_per_node",
-                      "a hierarchy has one slot per PE (its lowest level is the cores)");
+  if (const MachineKind* kind = MachineKindOf(*machine);
+      m.cores_per_node() > 1 && kind != nullptr && kind->one_slot_per_node) {
+    return FieldError(
+        "machine.cores_per_node",
+        absl::StrCat("a ", kind->name, " has one slot per PE (its lowest level is the cores)"));
   }
   if (m.cores_per_node() > 0) machine->set_cores_per_node(m.cores_per_node());
   if (m.has_link_bandwidth() || m.has_link_latency()) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "client/draw/machine_panels.h"
+#include "core/io/machine_kinds.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
@@ -39,6 +40,16 @@ void ExpectSane(const Machine& machine, const MachineLayout& layout) {
       EXPECT_FALSE(Overlap(layout.cells[i], layout.cells[j])) << i << " " << j;
     }
   }
+}
+
+// Every kind a spec makes is drawn by a row of its own (in id order, when it has no
+// picture): a new kind decides how it is drawn.
+TEST(LayoutTest, EveryMachineKindHasALayout) {
+  for (const MachineKind& kind : BuiltinMachineKinds()) {
+    EXPECT_TRUE(HasKindLayout(kind.machine_kind)) << kind.name;
+  }
+  EXPECT_FALSE(HasKindLayout("slurm"));  // its machines are switch graphs: "graph"
+  EXPECT_FALSE(HasKindLayout(""));
 }
 
 TEST(LayoutTest, TorusSlicesSideBySide) {

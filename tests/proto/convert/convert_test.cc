@@ -4,6 +4,7 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/solve/measure.h"
 #include "core/solve/solve.h"
 #include "gmock/gmock.h"
@@ -227,6 +228,35 @@ TEST(MachineConvertTest, LinkParametersOfAStructuredMachineAreReadAndChecked) {
   matrix.set_link_latency(1e-6);
   EXPECT_EQ(MachineFromProto(matrix).status().message(),
             "machine.link_latency: this machine has no links (an explicit hop matrix)");
+}
+
+// A file kind's spec names a path on the client's machine, which a request cannot
+// carry; a hierarchy keeps one slot per PE whatever cores_per_node says.
+TEST(MachineConvertTest, FileSpecsAndSlotsOfAHierarchyAreRefused) {
+  for (const char* kind : {"slurm", "graph", "matrix"}) {
+    v1::Machine file;
+    file.set_spec(absl::StrCat(kind, ":/tmp/machine.txt"));
+    EXPECT_EQ(MachineFromProto(file).status().message(),
+              absl::StrCat("machine.spec: file machines (", kind,
+                           ":) cannot be named by path in a request; send switch_graph, "
+                           "distance_matrix or slurm_topology_conf"));
+  }
+  v1::Machine hierarchy;
+  hierarchy.set_spec("hierarchy:4x2:distances=1,10");
+  hierarchy.set_cores_per_node(1);
+  absl::StatusOr<std::shared_ptr<Machine>> machine = MachineFromProto(hierarchy);
+  ASSERT_TRUE(machine.ok()) << machine.status();
+  EXPECT_EQ((*machine)->cores_per_node(), 1);
+  hierarchy.set_cores_per_node(2);
+  EXPECT_EQ(MachineFromProto(hierarchy).status().message(),
+            "machine.cores_per_node: a hierarchy has one slot per PE (its lowest level is the "
+            "cores)");
+  v1::Machine torus;
+  torus.set_spec("torus:4x2");
+  torus.set_cores_per_node(2);
+  machine = MachineFromProto(torus);
+  ASSERT_TRUE(machine.ok()) << machine.status();
+  EXPECT_EQ((*machine)->cores_per_node(), 2);
 }
 
 }  // namespace

@@ -1,0 +1,211 @@
+// RegisterBuiltinMachineKinds: the one table of machine kinds, and each kind's parser.
+#include "core/io/machine_kinds.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "core/io/machine_files.h"
+#include "core/io/machine_spec_values.h"
+#include "core/topology/chipmesh.h"
+#include "core/topology/dragonfly.h"
+#include "core/topology/fattree.h"
+#include "core/topology/hierarchy.h"
+#include "core/topology/torus.h"
+
+namespace hopmap {
+namespace {
+
+using io_internal::ParseList;
+using io_internal::ParsePositive;
+using io_internal::Share;
+using MachineOrError = absl::StatusOr<std::shared_ptr<Machine>>;
+
+// torus:AxBxC and mesh:AxB, with wrap= (by default every dimension wraps on a
+// torus, none on a mesh).
+MachineOrError ParseGrid(const MachineSpecParts& parts, bool wraps) {
+  const std::string& spec = parts.spec;
+  absl::StatusOr<std::vector<int32_t>> dims = ParseList(parts.args, 'x', "a dimension", spec);
+  if (!dims.ok()) return dims.status();
+  std::vector<bool> wrap(dims->size(), wraps);
+  if (auto it = parts.options.find("wrap"); it != parts.options.end()) {
+    if (it->second.size() != dims->size() ||
+        it->second.find_first_not_of("01") != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec,
+                                                     "': wrap= needs one 0 or 1 per dimension (",
+                                                     dims->size(), "), got '", it->second, "'"));
+    }
+    for (size_t i = 0; i < wrap.size(); ++i) wrap[i] = it->second[i] == '1';
+  }
+  return Share(TorusMachine::Create(*std::move(dims), std::move(wrap)), spec);
+}
+
+MachineOrError ParseTorus(const MachineSpecParts& parts) { return ParseGrid(parts, true); }
+MachineOrError ParseMesh(const MachineSpecParts& parts) { return ParseGrid(parts, false); }
+
+// fattree:AxB.
+MachineOrError ParseFatTree(const MachineSpecParts& parts) {
+  absl::StatusOr<std::vector<int32_t>> arities = ParseList(parts.args, 'x', "an arity", parts.spec);
+  if (!arities.ok()) return arities.status();
+  return Share(FatTreeMachine::Create(*std::move(arities)), parts.spec);
+}
+
+// chipmesh:XxY, with nodes= and hops=.
+MachineOrError ParseChipMesh(const MachineSpecParts& parts) {
+  const std::string& spec = parts.spec;
+  absl::StatusOr<std::vector<int32_t>> grid = ParseList(parts.args, 'x', "a chip-grid side", spec);
+  if (!grid.ok()) return grid.status();
+  if (grid->size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': chipmesh needs XxY chips"));
+  }
+  int32_t nodes = ChipMeshMachine::kDefaultNodesPerChip;
+  if (auto it = parts.options.find("nodes"); it != parts.options.end()) {
+    absl::StatusOr<int32_t> n = ParsePositive(it->second, "nodes=", spec);
+    if (!n.ok()) return n.status();
+    nodes = *n;
+  }
+  std::array<int32_t, 6> table = ChipMeshMachine::kDefaultHopTable;
+  if (auto it = parts.options.find("hops"); it != parts.options.end()) {
+    absl::StatusOr<std::vector<int32_t>> hops = ParseList(it->second, ',', "hops=", spec);
+    if (!hops.ok()) return hops.status();
+    if (hops->size() != 6) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec,
+                       "': hops= needs 6 values (same chip same/other side, same row or column "
+                       "same/other side, elsewhere same/other side), got ",
+                       hops->size()));
+    }
+    std::copy(hops->begin(), hops->end(), table.begin());
+  }
+  return Share(ChipMeshMachine::Create((*grid)[0], (*grid)[1], nodes, table), spec);
+}
+
+// dragonfly:G,A,P.
+MachineOrError ParseDragonfly(const MachineSpecParts& parts) {
+  absl::StatusOr<std::vector<int32_t>> gap =
+      ParseList(parts.args, ',', "a dragonfly size", parts.spec);
+  if (!gap.ok()) return gap.status();
+  if (gap->size() != 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", parts.spec,
+                     "': dragonfly needs G,A,P (groups, routers per group, nodes per router)"));
+  }
+  return Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), parts.spec);
+}
+
+// hierarchy:A1xA2, with distances= (and cores= only 1).
+MachineOrError ParseHierarchy(const MachineSpecParts& parts) {
+  const std::string& spec = parts.spec;
+  absl::StatusOr<std::vector<int32_t>> arities = ParseList(parts.args, 'x', "an arity", spec);
+  if (!arities.ok()) return arities.status();
+  auto it = parts.options.find("distances");
+  if (it == parts.options.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': hierarchy needs distances=D1,...,Dl (one per level, the "
+                     "lowest first; the literature's 1:10:100 is distances=1,10,100)"));
+  }
+  absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
+  if (!distances.ok()) return distances.status();
+  if (auto cores = parts.options.find("cores");
+      cores != parts.options.end() && cores->second != "1") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec,
+                     "': cores= does not apply to hierarchy (each PE is a node with one "
+                     "slot; the lowest level is the cores)"));
+  }
+  return Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
+}
+
+// slurm:FILE, graph:FILE and matrix:FILE: ARGS is the path.
+MachineOrError ReadSlurm(const MachineSpecParts& parts) {
+  return Share(ReadSlurmTopology(parts.args), parts.spec);
+}
+MachineOrError ReadSwitchGraph(const MachineSpecParts& parts) {
+  return Share(ReadSwitchGraphFile(parts.args), parts.spec);
+}
+MachineOrError ReadDistanceMatrix(const MachineSpecParts& parts) {
+  return Share(ReadDistanceMatrixFile(parts.args), parts.spec);
+}
+
+}  // namespace
+
+void RegisterBuiltinMachineKinds(std::vector<MachineKind>& kinds) {
+  // Generated kinds: ARGS are sizes.
+  kinds.push_back({.name = "torus",
+                   .machine_kind = "torus",
+                   .usage = "torus:AxBxC",
+                   .parse = &ParseTorus,
+                   .own_options = {"wrap"}});
+  kinds.push_back({.name = "mesh",
+                   .machine_kind = "mesh",
+                   .usage = "mesh:AxB",
+                   .parse = &ParseMesh,
+                   .own_options = {"wrap"}});
+  kinds.push_back({.name = "fattree",
+                   .machine_kind = "fattree",
+                   .usage = "fattree:AxB",
+                   .parse = &ParseFatTree});
+  kinds.push_back({.name = "chipmesh",
+                   .machine_kind = "chipmesh",
+                   .usage = "chipmesh:XxY",
+                   .parse = &ParseChipMesh,
+                   .own_options = {"nodes", "hops"}});
+  kinds.push_back({.name = "dragonfly",
+                   .machine_kind = "dragonfly",
+                   .usage = "dragonfly:G,A,P",
+                   .parse = &ParseDragonfly});
+  kinds.push_back({.name = "hierarchy",
+                   .machine_kind = "hierarchy",
+                   .usage = "hierarchy:A1xA2:distances=D1,D2",
+                   .parse = &ParseHierarchy,
+                   .own_options = {"distances"},
+                   .one_slot_per_node = true});
+  // File kinds: ARGS is the file's path.
+  kinds.push_back({.name = "slurm",
+                   .machine_kind = "graph",
+                   .usage = "slurm:FILE",
+                   .parse = &ReadSlurm,
+                   .reads_file = true});
+  kinds.push_back({.name = "graph",
+                   .machine_kind = "graph",
+                   .usage = "graph:FILE",
+                   .parse = &ReadSwitchGraph,
+                   .reads_file = true});
+  kinds.push_back({.name = "matrix",
+                   .machine_kind = "matrix",
+                   .usage = "matrix:FILE",
+                   .parse = &ReadDistanceMatrix,
+                   .reads_file = true,
+                   .has_links = false});
+}
+
+const std::vector<MachineKind>& BuiltinMachineKinds() {
+  static const std::vector<MachineKind>* kinds = [] {
+    auto* k = new std::vector<MachineKind>();
+    RegisterBuiltinMachineKinds(*k);
+    return k;
+  }();
+  return *kinds;
+}
+
+const MachineKind* FindMachineKind(std::string_view name) {
+  for (const MachineKind& kind : BuiltinMachineKinds()) {
+    if (kind.name == name) return &kind;
+  }
+  return nullptr;
+}
+
+const MachineKind* MachineKindOf(const Machine& machine) { return FindMachineKind(machine.kind()); }
+
+std::string MachineKindUsages() {
+  std::string usages;
+  for (const MachineKind& kind : BuiltinMachineKinds()) {
+    absl::StrAppend(&usages, usages.empty() ? "" : ", ", kind.usage);
+  }
+  return usages;
+}
+
+}  // namespace hopmap
