@@ -52,7 +52,8 @@ class Machine {
  public:
   virtual ~Machine() = default;
 
-  // "torus", "mesh", "fattree", "chipmesh", "dragonfly", "graph", "matrix".
+  // "torus", "mesh", "fattree", "chipmesh", "dragonfly", "hierarchy", "graph", "matrix"
+  // (the rows of the kinds table, core/io/machine_kinds.h).
   [[nodiscard]] virtual std::string_view kind() const = 0;
   // A spec string that describes this model (e.g. "torus:8x8x8:cores=4").
   [[nodiscard]] virtual std::string Spec() const = 0;
