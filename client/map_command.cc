@@ -127,7 +127,9 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   if (!request.ok()) return request.status();
   request->graph = &problem->graph;
   request->allocation = &allocation;
-  absl::StatusOr<MappingReport> report = Solve(*request);
+  // `named` had the request's options and algorithm: what is left to check, once.
+  if (std::optional<RequestError> bad = CheckSolveInputs(*request)) return bad->status;
+  absl::StatusOr<MappingReport> report = SolveCheckedRequest(*request);
   if (!report.ok()) return report.status();
   if (absl::Status s = WriteMapResult(flags, format, *report, &allocation); !s.ok()) return s;
   if (flags.draw_output.empty()) return absl::OkStatus();

@@ -510,7 +510,8 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   const AllocationCache::Lookup* lookup = &problem->lookup;
   solve->graph = &problem->graph;
   solve->allocation = lookup->allocation.get();
-  if (std::optional<RequestError> bad = CheckSolveRequest(*solve)) return RequestFieldError(*bad);
+  // The options were checked above: the rest of the request's rules, once.
+  if (std::optional<RequestError> bad = CheckSolveInputs(*solve)) return RequestFieldError(*bad);
   if (time_limit == 0) time_limit = DefaultSolveTimeLimitSeconds(*solve);
   time_limit = std::min(time_limit, options_.max_time_limit_seconds);
 
@@ -541,7 +542,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
       on_progress(message);
     };
   }
-  absl::StatusOr<MappingReport> report = hopmap::Solve(*solve, control);
+  absl::StatusOr<MappingReport> report = SolveCheckedRequest(*solve, control);
   if (call.client_gone.load()) return CallEndedDuring(call.deadline, "solve");
   if (!report.ok()) return report.status();
   call.hop_bytes = report->hop_bytes;

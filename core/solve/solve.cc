@@ -71,8 +71,7 @@ std::optional<RequestError> CheckSolveOptions(const SolveRequest& request) {
   return std::nullopt;
 }
 
-std::optional<RequestError> CheckSolveRequest(const SolveRequest& request) {
-  if (auto bad = CheckSolveOptions(request)) return bad;
+std::optional<RequestError> CheckSolveInputs(const SolveRequest& request) {
   if (auto bad = CheckProblem(request.graph, request.allocation)) return bad;
   if (request.balance.has_value()) {
     return CheckBalance(*request.graph, *request.allocation, *request.balance);
@@ -82,6 +81,11 @@ std::optional<RequestError> CheckSolveRequest(const SolveRequest& request) {
     return Problem("", s);
   }
   return std::nullopt;
+}
+
+std::optional<RequestError> CheckSolveRequest(const SolveRequest& request) {
+  if (auto bad = CheckSolveOptions(request)) return bad;
+  return CheckSolveInputs(request);
 }
 
 std::optional<RequestError> CheckEvaluateRequest(const EvaluateRequest& request) {
@@ -111,6 +115,11 @@ double DefaultSolveTimeLimitSeconds(const SolveRequest& request) {
 
 absl::StatusOr<MappingReport> Solve(const SolveRequest& request, const SolveControl& control) {
   if (std::optional<RequestError> bad = CheckSolveRequest(request)) return bad->status;
+  return SolveCheckedRequest(request, control);
+}
+
+absl::StatusOr<MappingReport> SolveCheckedRequest(const SolveRequest& request,
+                                                  const SolveControl& control) {
   if (request.balance.has_value()) {
     return SolveBalancedMapping(request.balance->Input(*request.graph, *request.allocation),
                                 request.algorithm, request.options, request.balance->options,

@@ -77,10 +77,15 @@ struct RequestError {
 // graph is empty: no tasks" (the graph readers' words, core/io/graph_format.h).
 // Part of CheckSolveRequest, CheckEvaluateRequest and CheckSimulateRequest.
 std::optional<RequestError> CheckGraphHasTasks(const TaskGraph& graph);
-// CheckSolveOptions: what needs no graph (the algorithm, the options, no initial
+// The rules of a solve request, in one place: SolveMapping and SolveBalancedMapping
+// take the options (and the mapping problem a slot per task) as checked.
+// CheckSolveOptions: what needs no graph (the options, the algorithm, no initial
 // mapping with balance), so an edge can refuse a request before it builds one.
-// CheckSolveRequest: that, then the graph and allocation (the balance inputs).
+// CheckSolveInputs: what needs the graph and the allocation (both given, a task at
+// least, then the balance inputs, or as many slots as tasks).
+// CheckSolveRequest: CheckSolveOptions, then CheckSolveInputs.
 std::optional<RequestError> CheckSolveOptions(const SolveRequest& request);
+std::optional<RequestError> CheckSolveInputs(const SolveRequest& request);
 std::optional<RequestError> CheckSolveRequest(const SolveRequest& request);
 std::optional<RequestError> CheckEvaluateRequest(const EvaluateRequest& request);
 
@@ -89,11 +94,18 @@ std::optional<RequestError> CheckEvaluateRequest(const EvaluateRequest& request)
 // balanced one.
 double DefaultSolveTimeLimitSeconds(const SolveRequest& request);
 
-// Checks the request (CheckSolveRequest's status), then maps or balances inside a
-// task_arena of options.threads threads within the time limit, and measures the
-// answer. `control`: cancellation and progress (its `initial` is ignored: the
-// request's is used).
+// Checks the request (CheckSolveRequest's status), then SolveCheckedRequest.
 absl::StatusOr<MappingReport> Solve(const SolveRequest& request, const SolveControl& control = {});
+
+// Maps or balances inside a task_arena of options.threads threads within the time
+// limit, and measures the answer. `control`: cancellation and progress (its
+// `initial` is ignored: the request's is used). Precondition: CheckSolveOptions and
+// CheckSolveInputs accepted the request (its options changed since only to valid
+// values). For an edge that checks in those two steps itself, to refuse a request
+// before it builds the graph and to name the refused field (hopmapd's Map, the CLI's
+// --local): no rule then runs twice.
+absl::StatusOr<MappingReport> SolveCheckedRequest(const SolveRequest& request,
+                                                  const SolveControl& control = {});
 
 // Measures a given placement (one task per slot, or with `balance` many objects
 // per slot), with request.busiest_links named.

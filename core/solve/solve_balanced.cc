@@ -129,7 +129,6 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
                                                    const MapperOptions& options,
                                                    const BalanceOptions& balance,
                                                    const SolveControl& control) {
-  if (absl::Status s = options.Validate(); !s.ok()) return s;
   if (options.objective != Objective::kHopBytes) {
     return absl::InvalidArgumentError(
         "load balancing minimises hop-bytes; objective congestion is not available with loads");

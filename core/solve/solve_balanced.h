@@ -23,10 +23,12 @@ double DefaultBalanceTimeLimitSeconds(int64_t num_slots, int64_t num_objects);
 
 // Places input's objects with the named balancer (BuiltinBalancers) inside a
 // task_arena of options.threads, within options' time limit, and measures the
-// result. InvalidArgument for a bad input (ValidateBalanceInput), the congestion
-// objective (the balanced solve minimises hop-bytes) or hop-bytes that could
-// overflow; NotFound for an unknown algorithm. control.initial is not used (the
-// current placement is input.current_slot).
+// result. Precondition: valid options (MapperOptions::Validate; CheckSolveOptions,
+// core/solve/solve.h, checks them for a request). InvalidArgument for a bad input
+// (ValidateBalanceInput: direct callers build their own), the congestion objective
+// (the balanced solve minimises hop-bytes) or hop-bytes that could overflow;
+// NotFound for an unknown algorithm. control.initial is not used (the current
+// placement is input.current_slot).
 absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
                                                    absl::string_view algorithm,
                                                    const MapperOptions& options,

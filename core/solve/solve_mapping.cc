@@ -15,6 +15,7 @@ namespace {
 
 int ArenaThreads(int threads) { return threads > 0 ? threads : tbb::task_arena::automatic; }
 
+// What EvaluateMapping checks first (CheckEvaluateRequest leaves the fit to it).
 absl::Status CheckProblem(const TaskGraph& graph, const Allocation& allocation) {
   if (absl::Status s = CheckFits(graph, allocation); !s.ok()) return s;
   return CheckHopBytesFit(graph, allocation);
@@ -27,8 +28,7 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
                                            const MapperOptions& options,
                                            const MapperRegistry& registry,
                                            const SolveControl& control) {
-  if (absl::Status s = options.Validate(); !s.ok()) return s;
-  if (absl::Status s = CheckProblem(graph, allocation); !s.ok()) return s;
+  if (absl::Status s = CheckHopBytesFit(graph, allocation); !s.ok()) return s;
   if (options.objective == Objective::kCongestion && allocation.machine().num_links() == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("objective congestion needs a machine with links; ",

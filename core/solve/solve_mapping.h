@@ -29,7 +29,12 @@ struct SolveControl {
 
 // Maps `graph` onto `allocation` with the named algorithm of `registry`, inside a
 // task_arena of options.threads threads and the options' time limit, then measures
-// the result.
+// the result. Precondition: what the request's checks (CheckSolveRequest,
+// core/solve/solve.h) ensure and this does not check again: valid options
+// (MapperOptions::Validate) and a slot for each task (CheckFits; each mapper also
+// refuses more tasks than slots itself, the mapper contract). It still refuses what
+// only it sees: hop-bytes that could overflow, the congestion objective on a
+// machine without links, an unknown algorithm, an invalid initial mapping.
 absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocation& allocation,
                                            absl::string_view algorithm,
                                            const MapperOptions& options,

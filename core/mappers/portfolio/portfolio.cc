@@ -606,6 +606,8 @@ constexpr absl::StatusOr<PortfolioRun::Next> (PortfolioRun::*kPhases[])() = {
 }  // namespace
 
 absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
+  // The lower bound it computes first never ends with more tasks than slots.
+  if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
   PortfolioRun run(plan_, *registry_, input, AnnealMovesPerTask(input, input.graph.num_tasks()));
   for (auto phase : kPhases) {

@@ -42,6 +42,10 @@ TEST(SolveTest, MapsWithAMapperAndBalancesWithABalancer) {
   absl::StatusOr<MappingReport> direct = SolveMapping(graph, one_per_slot, "gge", options);
   ASSERT_TRUE(direct.ok()) << direct.status();
   EXPECT_EQ(mapped->slot_of_task, direct->slot_of_task);
+  // An edge that checked the request itself solves it the same way.
+  absl::StatusOr<MappingReport> checked = SolveCheckedRequest(Request(graph, one_per_slot, "gge"));
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  EXPECT_EQ(checked->slot_of_task, mapped->slot_of_task);
 
   // 64 objects on 16 slots: the balanced problem.
   const Allocation sixteen = WholeTorus({4, 4}, 1);
@@ -96,6 +100,43 @@ TEST(SolveTest, RequestErrorsNameTheField) {
   bad = CheckSolveRequest(no_graph);
   ASSERT_TRUE(bad.has_value());
   EXPECT_EQ(bad->field, "graph");
+}
+
+// CheckSolveRequest is CheckSolveOptions, then CheckSolveInputs: an edge that checks
+// in the two steps (the options before it builds the graph) runs each rule once.
+TEST(SolveTest, TheRequestChecksSplitIntoOptionsAndInputs) {
+  const TaskGraph graph = Generate("stencil2d-5", {3, 3});  // 9 tasks
+  const Allocation eight = WholeTorus({4}, 2);
+  SolveRequest request = Request(graph, eight, "in-order");
+  const std::string too_many = "the graph has 9 tasks but the allocation has only 8 slots";
+  std::optional<RequestError> bad = CheckSolveInputs(request);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->field, "");
+  EXPECT_THAT(std::string(bad->status.message()), HasSubstr(too_many));
+  EXPECT_FALSE(CheckSolveOptions(request).has_value());
+  EXPECT_EQ(CheckSolveRequest(request)->status, bad->status);
+  EXPECT_EQ(Solve(request).status(), bad->status);
+  // The options come first; the inputs' check does not look at them.
+  request.options.threads = -1;
+  EXPECT_EQ(CheckSolveRequest(request)->field, "options");
+  EXPECT_EQ(CheckSolveInputs(request)->status, bad->status);
+  request.allocation = nullptr;
+  EXPECT_EQ(CheckSolveInputs(request)->field, "allocation");
+}
+
+// SolveMapping leaves the fit to the request's check; called directly (tests,
+// benchmarks, `hopmap qap`), every mapper still refuses more tasks than slots.
+TEST(SolveTest, EveryMapperRefusesMoreTasksThanSlots) {
+  const TaskGraph graph = Generate("stencil2d-5", {3, 3});
+  const Allocation eight = WholeTorus({4}, 2);
+  const MapperOptions options = Request(graph, eight, "").options;
+  for (const MapperInfo& info : BuiltinMappers().mappers()) {
+    SCOPED_TRACE(info.name);
+    absl::StatusOr<MappingReport> report = SolveMapping(graph, eight, info.name, options);
+    EXPECT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(report.status().message()),
+                HasSubstr("9 tasks but the allocation has only 8 slots"));
+  }
 }
 
 // A graph of zero tasks is no job, whoever built it (hopmapd takes CSR with xadj
