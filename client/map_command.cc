@@ -166,11 +166,10 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format,
                                                         : DefaultTimeLimitSeconds(std::max<int64_t>(
                                                               request.graph().num_tasks(),
                                                               request.graph().xadj_size() - 1)));
-    report = (*client)->MapStream(request, [&bar](const v1::Progress& p) {
-      bar.Update(
-          !p.candidate_finished().empty(),
-          p.best_algorithm().empty() ? std::nullopt : std::optional<int64_t>(p.best_hop_bytes()),
-          p.best_algorithm());
+    report = (*client)->MapStream(request, [&bar](const Progress& p) {
+      bar.Update(!p.candidate_finished.empty(),
+                 p.best_algorithm.empty() ? std::nullopt : std::optional<int64_t>(p.best_hop_bytes),
+                 p.best_algorithm);
     });
     bar.Finish();
   } else {

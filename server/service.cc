@@ -533,11 +533,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   if (on_progress) {
     control.on_progress = [&on_progress](const Progress& p) {
       v1::Progress message;
-      message.set_elapsed_seconds(p.elapsed_seconds);
-      message.set_best_hop_bytes(p.best_hop_bytes);
-      message.set_best_algorithm(p.best_algorithm);
-      message.set_candidate_finished(p.candidate_finished);
-      message.set_candidate_hop_bytes(p.candidate_hop_bytes);
+      ProgressToProto(p, &message);
       on_progress(message);
     };
   }

@@ -63,6 +63,12 @@ absl::StatusOr<SolveRequest> SolveRequestFromProto(const v1::MapRequest& request
 void SolveRequestToProto(const SolveRequest& request, v1::MapRequest* out);
 // An Evaluate request's: the given slots, routing, busiest links, the balance.
 absl::StatusOr<EvaluateRequest> EvaluateRequestFromProto(const v1::EvaluateRequest& request);
+// The inverse (the graph, the machine and the allocation are the caller's; the
+// threads do not travel: the daemon chooses them).
+void EvaluateRequestToProto(const EvaluateRequest& request, v1::EvaluateRequest* out);
+// What MapStream sends while a solve runs (request_convert.cc).
+void ProgressToProto(const Progress& progress, v1::Progress* out);
+Progress ProgressFromProto(const v1::Progress& progress);
 void BalanceReportToProto(const LoadBalanceReport& report, v1::BalanceReply* out);
 LoadBalanceReport BalanceReportFromProto(const v1::BalanceReply& reply);
 

@@ -197,6 +197,67 @@ TEST(ConvertTest, SolveRequestRoundTrip) {
               ::testing::StartsWith("threads: "));
 }
 
+TEST(ConvertTest, EvaluateRequestRoundTrip) {
+  EvaluateRequest request;
+  request.slot_of_task = {3, 0, 2, 1};
+  request.routing = Routing::kAdaptive;
+  request.busiest_links = 7;
+  request.threads = 3;  // the daemon's to choose: not sent
+  v1::EvaluateRequest message;
+  EvaluateRequestToProto(request, &message);
+  EXPECT_FALSE(message.has_balance());
+  absl::StatusOr<EvaluateRequest> back = EvaluateRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->slot_of_task, request.slot_of_task);
+  EXPECT_EQ(back->routing, Routing::kAdaptive);
+  EXPECT_EQ(back->busiest_links, 7);
+  EXPECT_EQ(back->threads, 0);
+  EXPECT_FALSE(back->balance.has_value());
+
+  // With the balanced problem: the balance travels, unset limits stay unset.
+  request.routing = Routing::kDimensionOrder;
+  request.balance.emplace();
+  request.balance->loads = {1, 2, 3, 4};
+  request.balance->current_slot = {0, 0, 1, 1};
+  request.balance->options.imbalance = 0.2;
+  request.balance->options.migration_cost = 0.5;
+  message.Clear();
+  EvaluateRequestToProto(request, &message);
+  EXPECT_FALSE(message.balance().has_max_migrations());
+  back = EvaluateRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->routing, Routing::kDimensionOrder);
+  ASSERT_TRUE(back->balance.has_value());
+  EXPECT_EQ(back->balance->loads, request.balance->loads);
+  EXPECT_EQ(back->balance->current_slot, request.balance->current_slot);
+  EXPECT_EQ(back->balance->options.imbalance, 0.2);
+  EXPECT_EQ(back->balance->options.max_migrations, -1);
+  EXPECT_EQ(back->balance->options.migration_cost, 0.5);
+
+  // A bad field is named.
+  message.set_routing("shortest");
+  EXPECT_THAT(std::string(EvaluateRequestFromProto(message).status().message()),
+              ::testing::StartsWith("routing: "));
+}
+
+TEST(ConvertTest, ProgressRoundTrip) {
+  Progress progress;
+  progress.elapsed_seconds = 1.25;
+  progress.candidate_finished = "greedy";
+  progress.candidate_hop_bytes = 1234;
+  progress.best_algorithm = "axis-order(ZYX)";
+  progress.best_hop_bytes = 1000;
+  v1::Progress message;
+  ProgressToProto(progress, &message);
+  EXPECT_EQ(message.best_hop_bytes(), 1000);
+  const Progress back = ProgressFromProto(message);
+  EXPECT_EQ(back.elapsed_seconds, 1.25);
+  EXPECT_EQ(back.candidate_finished, "greedy");
+  EXPECT_EQ(back.candidate_hop_bytes, 1234);
+  EXPECT_EQ(back.best_algorithm, "axis-order(ZYX)");
+  EXPECT_EQ(back.best_hop_bytes, 1000);
+}
+
 }  // namespace
 }  // namespace hopmap
 
