@@ -143,7 +143,7 @@ absl::Status RunEvalRemote(const EvalFlags& flags, Routing routing) {
   evaluate.busiest_links = BusiestLinksWanted(flags);
   if (flags.balance.active()) {
     absl::StatusOr<BalanceRequest> balance =
-        LoadBalanceRequest(flags.balance, flags.initial, problem->num_tasks, nullptr);
+        LoadBalanceRequest(flags.balance, flags.initial, problem->graph.num_tasks(), nullptr);
     if (!balance.ok()) return balance.status();
     evaluate.balance = *std::move(balance);
   }

@@ -631,9 +631,7 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
   call.tasks = graph->num_tasks();
   // As for Map: a graph without a task is no job (the CLI's readers refuse it too).
   if (std::optional<RequestError> bad = CheckGraphHasTasks(*graph)) return RequestFieldError(*bad);
-  AnalyzerOptions options;
-  if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
-  options.ignore_hubs = !request.keep_hubs();
+  const AnalyzerOptions options = AnalyzerOptionsFromProto(request);
   if (absl::Status s = options.Validate(); !s.ok())
     return FieldError("weight_threshold", s.message());
   absl::StatusOr<PatternReport> pattern = AnalyzePattern(*graph, options);
@@ -735,13 +733,9 @@ grpc::Status MapperService::ListMachines(grpc::ServerContext* context,
   CallScope scope(this, context, "ListMachines");
   if (absl::Status s = Authorize(*context, false); !s.ok()) return scope.Finish(s);
   for (const std::shared_ptr<const CatalogEntry>& entry : catalog_->List()) {
-    v1::MachineSummary* summary = reply->add_machines();
-    summary->set_name(entry->machine.name());
-    summary->set_description(entry->machine.description());
-    summary->set_spec(entry->model->Spec());
-    summary->set_num_nodes(entry->model->num_nodes());
-    summary->set_cores_per_node(entry->model->cores_per_node());
-    summary->set_origin(MachineOriginName(entry->origin));
+    *reply->add_machines() =
+        MachineSummaryToProto(entry->machine.name(), entry->machine.description(),
+                              MachineOriginName(entry->origin), *entry->model);
   }
   return scope.Finish(absl::OkStatus());
 }

@@ -95,30 +95,21 @@ std::string CheckNoBalance(const hopmap_map_request& r) {
 
 // The request as the CLI sends it: the machine, the allocation and the graph as
 // the caller gave them (the daemon checks and names their fields), the rest as
-// the core's SolveRequest through the converter.
+// the core's SolveRequest, both through the converters.
 hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r, bool balance_objects) {
   hopmap::v1::MapRequest request;
-  const std::string machine = r.machine;
-  if (machine.find(':') != std::string::npos) {
-    request.mutable_machine()->set_spec(machine);
-  } else {
-    request.set_machine_name(machine);
-  }
-  hopmap::v1::AllocationSpec* allocation = request.mutable_allocation();
-  for (int32_t i = 0; i < r.num_nodes; ++i) allocation->add_node_ids(r.node_ids[i]);
-  if (r.nodes != nullptr) allocation->set_nodes(r.nodes);
-  allocation->set_cores_per_node(r.cores_per_node);
+  hopmap::MachineRefToProto(hopmap::MachineRefFromText(r.machine), &request);
+  hopmap::AllocationSpecToProto(
+      std::span<const int32_t>(r.node_ids, static_cast<size_t>(r.num_nodes)),
+      r.nodes != nullptr ? r.nodes : "", r.cores_per_node, request.mutable_allocation());
 
   const int32_t n = r.num_objects;
-  const int64_t entries = r.xadj[n];
-  hopmap::v1::TaskGraph* graph = request.mutable_graph();
-  graph->mutable_xadj()->Assign(r.xadj, r.xadj + n + 1);
-  graph->mutable_adjncy()->Assign(r.adjncy, r.adjncy + entries);
-  if (r.adjwgt != nullptr) {
-    graph->mutable_adjwgt()->Assign(r.adjwgt, r.adjwgt + entries);
-  } else {
-    graph->mutable_adjwgt()->Resize(static_cast<int>(entries), 1);
-  }
+  const auto entries = static_cast<size_t>(r.xadj[n]);
+  hopmap::CsrArraysToProto(std::span<const int64_t>(r.xadj, static_cast<size_t>(n) + 1),
+                           std::span<const int32_t>(r.adjncy, entries),
+                           r.adjwgt != nullptr ? std::span<const int64_t>(r.adjwgt, entries)
+                                               : std::span<const int64_t>(),
+                           request.mutable_graph());
 
   hopmap::SolveRequest solve;
   if (r.algorithm != nullptr) solve.algorithm = r.algorithm;

@@ -13,10 +13,12 @@
 //       hopmap::client::HopmapClient::Connect(options);
 //   if (!client.ok()) return client.status();
 //
+//   // The request through the converters of proto/convert/convert.h:
 //   hopmap::v1::MapRequest request;
-//   request.set_machine_name("kraken");
-//   request.mutable_allocation()->set_nodes("nid[00100-00299]");
-//   hopmap::TaskGraphToProto(graph, request.mutable_graph());  // proto/convert/convert.h
+//   hopmap::MachineRefToProto(hopmap::MachineRefFromText("kraken"), &request);
+//   hopmap::AllocationSpecToProto({}, "nid[00100-00299]", 0, request.mutable_allocation());
+//   hopmap::TaskGraphToProto(graph, request.mutable_graph());
+//   hopmap::SolveRequestToProto(solve, &request);  // the algorithm, options, balance
 //   absl::StatusOr<hopmap::MappingReport> report = (*client)->Map(request);
 //   if (report.ok()) use(report->slot_of_task);
 //
