@@ -77,9 +77,7 @@ absl::Status RunAnalyze(AnalyzeFlags flags) {
     absl::StatusOr<std::unique_ptr<client::HopmapClient>> client = ConnectRemote(flags.remote);
     if (!client.ok()) return client.status();
     v1::AnalyzeRequest request;
-    TaskGraphToProto(*graph, request.mutable_graph());
-    request.set_weight_threshold(flags.weight_threshold);
-    request.set_keep_hubs(flags.keep_hubs);
+    AnalyzeRequestToProto(*graph, options, &request);
     absl::StatusOr<v1::AnalyzeReply> reply = (*client)->Analyze(request);
     if (!reply.ok()) return OneLine(reply.status());
     AnalysisFromProto(*reply, &stats, &pattern);

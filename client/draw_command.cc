@@ -98,10 +98,8 @@ absl::StatusOr<Problem> DrawProblem(DrawCommandFlags& flags) {
   if (!client.ok()) return client.status();
   absl::StatusOr<Allocation> allocation = RemoteAllocation(flags.problem, *remote, **client);
   if (!allocation.ok()) return allocation.status();
-  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(remote->graph);
-  if (!graph.ok()) return graph.status();
   Problem problem;
-  problem.graph = *std::move(graph);
+  problem.graph = std::move(remote->graph);
   problem.allocation.emplace(*std::move(allocation));
   return problem;
 }

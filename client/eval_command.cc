@@ -129,7 +129,7 @@ absl::Status RunEvalLocal(const EvalFlags& flags, Routing routing) {
   return WriteEvalResult(flags, *report);
 }
 
-absl::Status RunEvalRemote(const EvalFlags& flags) {
+absl::Status RunEvalRemote(const EvalFlags& flags, Routing routing) {
   absl::StatusOr<RemoteProblem> problem = BuildRemoteProblem(flags.problem);
   if (!problem.ok()) return problem.status();
   absl::StatusOr<std::vector<SlotId>> mapping = ReadMappingFile(flags.mapping);
@@ -137,17 +137,19 @@ absl::Status RunEvalRemote(const EvalFlags& flags) {
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
       ConnectRemote(flags.problem.remote);
   if (!client.ok()) return client.status();
-  v1::EvaluateRequest request;
-  problem->FillRequest(request);
-  request.mutable_slot_of_task()->Assign(mapping->begin(), mapping->end());
+  EvaluateRequest evaluate;
+  evaluate.slot_of_task = *std::move(mapping);
+  evaluate.routing = routing;
+  evaluate.busiest_links = BusiestLinksWanted(flags);
   if (flags.balance.active()) {
     absl::StatusOr<BalanceRequest> balance =
-        LoadBalanceRequest(flags.balance, flags.initial, problem->num_tasks, nullptr);
+        LoadBalanceRequest(flags.balance, flags.initial, problem->graph.num_tasks(), nullptr);
     if (!balance.ok()) return balance.status();
-    BalanceRequestToProto(*balance, request.mutable_balance());
+    evaluate.balance = *std::move(balance);
   }
-  request.set_routing(flags.routing);
-  request.set_busiest_links(BusiestLinksWanted(flags));
+  v1::EvaluateRequest request;
+  problem->FillRequest(request);
+  EvaluateRequestToProto(evaluate, &request);
   absl::StatusOr<MappingReport> report = (*client)->Evaluate(request);
   if (!report.ok()) return OneLine(report.status());
   problem->FixReport(*report);
@@ -164,8 +166,8 @@ absl::Status RunEval(EvalFlags& flags) {
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
   return WithBalanceHint(
-      *mode == Mode::kLocal ? RunEvalLocal(flags, *routing) : RunEvalRemote(flags), flags.balance,
-      "");
+      *mode == Mode::kLocal ? RunEvalLocal(flags, *routing) : RunEvalRemote(flags, *routing),
+      flags.balance, "");
 }
 
 }  // namespace

@@ -164,15 +164,9 @@ absl::Status ListBuiltinMachines(const std::string& format) {
   for (const CatalogEntry& e : BuiltinCatalog()) {
     absl::StatusOr<std::shared_ptr<Machine>> m = ParseMachineSpec(e.spec);
     if (!m.ok()) return m.status();
-    v1::MachineSummary& summary = machines.emplace_back();
-    summary.set_name(e.name);
     // The machine's own spec, as hopmapd lists it (the entry's may be written
     // differently: 425e6 for 4.25e+08).
-    summary.set_spec((*m)->Spec());
-    summary.set_num_nodes((*m)->num_nodes());
-    summary.set_cores_per_node((*m)->cores_per_node());
-    summary.set_origin("builtin");
-    summary.set_description(e.description);
+    machines.push_back(MachineSummaryToProto(e.name, e.description, "builtin", **m));
   }
   return WriteMachineList(std::move(machines), format);
 }

@@ -156,7 +156,7 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format,
   v1::MapRequest request;
   problem->FillRequest(request);
   absl::StatusOr<SolveRequest> solve = RequestFromFlags(
-      flags, options, problem->num_tasks, allocation.has_value() ? &*allocation : nullptr);
+      flags, options, problem->graph.num_tasks(), allocation.has_value() ? &*allocation : nullptr);
   if (!solve.ok()) return solve.status();
   SolveRequestToProto(*solve, &request);
 
@@ -164,15 +164,13 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format,
   if (!flags.quiet && isatty(STDERR_FILENO)) {
     // The bar's length: the budget asked for, or the size-based default (the
     // daemon may choose another; the bar then ends early or waits at full).
-    ProgressBar bar(STDERR_FILENO, flags.time_limit > 0 ? flags.time_limit
-                                                        : DefaultTimeLimitSeconds(std::max<int64_t>(
-                                                              request.graph().num_tasks(),
-                                                              request.graph().xadj_size() - 1)));
-    report = (*client)->MapStream(request, [&bar](const v1::Progress& p) {
-      bar.Update(
-          !p.candidate_finished().empty(),
-          p.best_algorithm().empty() ? std::nullopt : std::optional<int64_t>(p.best_hop_bytes()),
-          p.best_algorithm());
+    ProgressBar bar(STDERR_FILENO, flags.time_limit > 0
+                                       ? flags.time_limit
+                                       : DefaultTimeLimitSeconds(problem->graph.num_tasks()));
+    report = (*client)->MapStream(request, [&bar](const Progress& p) {
+      bar.Update(!p.candidate_finished.empty(),
+                 p.best_algorithm.empty() ? std::nullopt : std::optional<int64_t>(p.best_hop_bytes),
+                 p.best_algorithm);
     });
     bar.Finish();
   } else {
@@ -185,9 +183,7 @@ absl::Status RunMapRemote(const MapFlags& flags, MappingFormat format,
     return s;
   }
   if (flags.draw_output.empty()) return absl::OkStatus();
-  absl::StatusOr<TaskGraph> graph = TaskGraphFromProto(problem->graph);
-  if (!graph.ok()) return graph.status();
-  return DrawAnswer(flags, *graph, *allocation, *report);
+  return DrawAnswer(flags, problem->graph, *allocation, *report);
 }
 
 absl::Status RunMap(MapFlags& flags) {

@@ -18,16 +18,11 @@
 namespace hopmap::cli {
 namespace {
 
-// The machine kinds whose spec names a local file.
-enum class FileKind { kNone, kSlurm, kGraph, kMatrix };
-
-FileKind FileKindOf(const std::string& spec) {
+// The kind of a spec that names a local file (slurm:, graph:, matrix:), else "".
+std::string FileKindOf(const std::string& spec) {
+  if (spec.find(':') == std::string::npos) return "";
   const std::string kind = spec.substr(0, spec.find(':'));
-  if (spec.find(':') == std::string::npos) return FileKind::kNone;
-  if (kind == "slurm") return FileKind::kSlurm;
-  if (kind == "graph") return FileKind::kGraph;
-  if (kind == "matrix") return FileKind::kMatrix;
-  return FileKind::kNone;
+  return kind == "slurm" || kind == "graph" || kind == "matrix" ? kind : "";
 }
 
 absl::StatusOr<std::string> ReadText(const std::string& path, const std::string& what) {
@@ -83,8 +78,8 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     format = *f;
   }
   RemoteProblem problem;
-  const FileKind file_kind = FileKindOf(flags.machine);
-  if (file_kind != FileKind::kNone) {
+  const std::string file_kind = FileKindOf(flags.machine);
+  if (!file_kind.empty()) {
     // Parsed here for its errors, warnings, options and path, as --local does.
     absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
     if (!parsed.ok()) return parsed.status();
@@ -95,29 +90,17 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     const std::string path = spec.substr(spec.find(':') + 1);
     absl::StatusOr<std::string> text = ReadText(path, "machine file");
     if (!text.ok()) return text.status();
-    v1::Machine& m = problem.machine.emplace();
-    switch (file_kind) {
-      case FileKind::kSlurm:
-        m.set_slurm_topology_conf(*std::move(text));
-        break;
-      case FileKind::kGraph:
-        m.set_switch_graph_file(*std::move(text));
-        break;
-      default:
-        m.set_distance_matrix_file(*std::move(text));
-        break;
-    }
-    m.set_cores_per_node(problem.local_machine->cores_per_node());
-  } else if (flags.machine.find(':') != std::string::npos) {
-    problem.machine.emplace().set_spec(flags.machine);
+    absl::StatusOr<MachineRef> machine =
+        MachineFileRef(file_kind, *std::move(text), problem.local_machine->cores_per_node());
+    if (!machine.ok()) return machine.status();
+    problem.machine = *std::move(machine);
   } else {
-    problem.machine_name = flags.machine;
+    problem.machine = MachineRefFromText(flags.machine);
   }
 
   absl::StatusOr<TaskGraph> graph = ReadGraph(flags.graph, format);
   if (!graph.ok()) return graph.status();
-  TaskGraphToProto(*graph, &problem.graph);
-  problem.num_tasks = graph->num_tasks();
+  problem.graph = *std::move(graph);
 
   if (!flags.nodes.empty()) {
     if (problem.local_machine != nullptr) {
@@ -130,16 +113,16 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     }
     absl::StatusOr<std::string> nodes = NodeSelectionText(flags.nodes);
     if (!nodes.ok()) return nodes.status();
-    problem.allocation.set_nodes(*std::move(nodes));
+    problem.nodes = *std::move(nodes);
   }
-  if (flags.cores > 0) problem.allocation.set_cores_per_node(flags.cores);
+  if (flags.cores > 0) problem.cores_per_node = flags.cores;
   return problem;
 }
 
 absl::StatusOr<Allocation> RemoteAllocation(const ProblemFlags& flags, const RemoteProblem& problem,
                                             client::HopmapClient& client) {
   if (problem.local_machine != nullptr) return BuildAllocation(flags, problem.local_machine);
-  if (problem.machine.has_value() || FindCatalogEntry(flags.machine) != nullptr) {
+  if (problem.machine.machine.has_value() || FindCatalogEntry(flags.machine) != nullptr) {
     return BuildAllocation(flags);
   }
   absl::StatusOr<v1::Machine> machine = client.GetMachine(flags.machine);

@@ -12,15 +12,17 @@
 #include "absl/status/statusor.h"
 #include "client/cli_common.h"
 #include "client/lib/hopmap_client.h"
+#include "core/graph/task_graph.h"
 #include "core/topology/allocation.h"
-#include "hopmap/v1/mapper.pb.h"
+#include "proto/convert/convert.h"
 
 namespace hopmap::cli {
 
 // Connects to remote.server (resolved: ResolveMode or ApplyRemoteEnvironment).
 absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const RemoteFlags& remote);
 
-// The machine, allocation and graph of a request, from the problem flags:
+// The machine, allocation and graph of a request, from the problem flags, sent as
+// given through proto/convert (MachineRef, AllocationSpecToProto, TaskGraphToProto):
 //  - a file kind (slurm:FILE, graph:FILE, matrix:FILE) is parsed here (its errors
 //    and warnings as with --local) and its text sent in slurm_topology_conf /
 //    switch_graph_file / distance_matrix_file, with its cores per node;
@@ -30,24 +32,19 @@ absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const Remote
 //    lines, joined with ','), --cores in allocation.cores_per_node;
 //  - the graph file is read here and sent as CSR.
 struct RemoteProblem {
-  std::string machine_name;                // set, or
-  std::optional<v1::Machine> machine;      // an inline machine
+  MachineRef machine;
   std::shared_ptr<Machine> local_machine;  // the file kinds: parsed here
-  v1::AllocationSpec allocation;
-  v1::TaskGraph graph;
-  int64_t num_tasks = 0;  // the graph's, read here
+  std::string nodes;                       // the node selection; empty: every node
+  int32_t cores_per_node = 0;              // 0: the machine's
+  TaskGraph graph;
 
   // The machine, allocation and graph of a MapRequest, EvaluateRequest or
   // SimulateRequest (the three share those fields).
   template <typename Request>
   void FillRequest(Request& request) const {
-    if (machine.has_value()) {
-      *request.mutable_machine() = *machine;
-    } else {
-      request.set_machine_name(machine_name);
-    }
-    *request.mutable_allocation() = allocation;
-    *request.mutable_graph() = graph;
+    MachineRefToProto(machine, &request);
+    AllocationSpecToProto({}, nodes, cores_per_node, request.mutable_allocation());
+    TaskGraphToProto(graph, request.mutable_graph());
   }
   // The daemon names a machine it built from file text by that text's field; the
   // report says what --local says (the file's path) instead.

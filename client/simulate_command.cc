@@ -160,15 +160,14 @@ absl::Status RunSimulateRemote(const SimulateFlags& flags) {
   absl::StatusOr<std::unique_ptr<client::HopmapClient>> client =
       ConnectRemote(flags.problem.remote);
   if (!client.ok()) return client.status();
+  // The graph, the allocation and the threads are the daemon's.
+  SimulateRequest simulate;
+  simulate.mappings = *std::move(mappings);
+  simulate.patterns = *std::move(patterns);
+  simulate.iterations = flags.iterations;
   v1::SimulateRequest request;
   problem->FillRequest(request);
-  for (const SimulatedMapping& m : *mappings) {
-    v1::SimulatedMapping* wire = request.add_mappings();
-    wire->set_name(m.name);
-    wire->mutable_slot_of_task()->Assign(m.slot_of_task.begin(), m.slot_of_task.end());
-  }
-  for (const std::string& p : flags.patterns) request.add_patterns(p);
-  request.set_iterations(flags.iterations);
+  SimulateRequestToProto(simulate, &request);
   absl::StatusOr<SimulationReport> report = (*client)->Simulate(request);
   if (!report.ok()) return OneLine(report.status());
   return WriteSimulation(flags, *report);

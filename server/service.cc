@@ -534,11 +534,7 @@ absl::Status MapperService::DoMap(Call& call, const v1::MapRequest& request, v1:
   if (on_progress) {
     control.on_progress = [&on_progress](const Progress& p) {
       v1::Progress message;
-      message.set_elapsed_seconds(p.elapsed_seconds);
-      message.set_best_hop_bytes(p.best_hop_bytes);
-      message.set_best_algorithm(p.best_algorithm);
-      message.set_candidate_finished(p.candidate_finished);
-      message.set_candidate_hop_bytes(p.candidate_hop_bytes);
+      ProgressToProto(p, &message);
       on_progress(message);
     };
   }
@@ -636,9 +632,7 @@ absl::Status MapperService::DoAnalyze(Call& call, const v1::AnalyzeRequest& requ
   call.tasks = graph->num_tasks();
   // As for Map: a graph without a task is no job (the CLI's readers refuse it too).
   if (std::optional<RequestError> bad = CheckGraphHasTasks(*graph)) return RequestFieldError(*bad);
-  AnalyzerOptions options;
-  if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
-  options.ignore_hubs = !request.keep_hubs();
+  const AnalyzerOptions options = AnalyzerOptionsFromProto(request);
   if (absl::Status s = options.Validate(); !s.ok())
     return FieldError("weight_threshold", s.message());
   absl::StatusOr<PatternReport> pattern = AnalyzePattern(*graph, options);
@@ -740,13 +734,9 @@ grpc::Status MapperService::ListMachines(grpc::ServerContext* context,
   CallScope scope(this, context, "ListMachines");
   if (absl::Status s = Authorize(*context, false); !s.ok()) return scope.Finish(s);
   for (const std::shared_ptr<const CatalogEntry>& entry : catalog_->List()) {
-    v1::MachineSummary* summary = reply->add_machines();
-    summary->set_name(entry->machine.name());
-    summary->set_description(entry->machine.description());
-    summary->set_spec(entry->model->Spec());
-    summary->set_num_nodes(entry->model->num_nodes());
-    summary->set_cores_per_node(entry->model->cores_per_node());
-    summary->set_origin(MachineOriginName(entry->origin));
+    *reply->add_machines() =
+        MachineSummaryToProto(entry->machine.name(), entry->machine.description(),
+                              MachineOriginName(entry->origin), *entry->model);
   }
   return scope.Finish(absl::OkStatus());
 }

@@ -1,16 +1,21 @@
 // The C API (hopmap.h) over the C++ client: every entry point catches everything,
 // so no exception crosses into C, and hands back malloc'd memory only.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "client/c/hopmap.h"
 #include "client/lib/hopmap_client.h"
+#include "core/solve/report.h"
+#include "core/solve/solve.h"
+#include "proto/convert/convert.h"
 
 struct hopmap_client {
   std::unique_ptr<hopmap::client::HopmapClient> client;
@@ -88,90 +93,82 @@ std::string CheckNoBalance(const hopmap_map_request& r) {
   return "";
 }
 
+// The request as the CLI sends it: the machine, the allocation and the graph as
+// the caller gave them (the daemon checks and names their fields), the rest as
+// the core's SolveRequest, both through the converters.
 hopmap::v1::MapRequest BuildRequest(const hopmap_map_request& r, bool balance_objects) {
   hopmap::v1::MapRequest request;
-  const std::string machine = r.machine;
-  if (machine.find(':') != std::string::npos) {
-    request.mutable_machine()->set_spec(machine);
-  } else {
-    request.set_machine_name(machine);
-  }
-  hopmap::v1::AllocationSpec* allocation = request.mutable_allocation();
-  for (int32_t i = 0; i < r.num_nodes; ++i) allocation->add_node_ids(r.node_ids[i]);
-  if (r.nodes != nullptr) allocation->set_nodes(r.nodes);
-  allocation->set_cores_per_node(r.cores_per_node);
+  hopmap::MachineRefToProto(hopmap::MachineRefFromText(r.machine), &request);
+  hopmap::AllocationSpecToProto(
+      std::span<const int32_t>(r.node_ids, static_cast<size_t>(r.num_nodes)),
+      r.nodes != nullptr ? r.nodes : "", r.cores_per_node, request.mutable_allocation());
 
   const int32_t n = r.num_objects;
-  const int64_t entries = r.xadj[n];
-  hopmap::v1::TaskGraph* graph = request.mutable_graph();
-  graph->mutable_xadj()->Assign(r.xadj, r.xadj + n + 1);
-  graph->mutable_adjncy()->Assign(r.adjncy, r.adjncy + entries);
-  if (r.adjwgt != nullptr) {
-    graph->mutable_adjwgt()->Assign(r.adjwgt, r.adjwgt + entries);
-  } else {
-    graph->mutable_adjwgt()->Resize(static_cast<int>(entries), 1);
-  }
+  const auto entries = static_cast<size_t>(r.xadj[n]);
+  hopmap::CsrArraysToProto(std::span<const int64_t>(r.xadj, static_cast<size_t>(n) + 1),
+                           std::span<const int32_t>(r.adjncy, entries),
+                           r.adjwgt != nullptr ? std::span<const int64_t>(r.adjwgt, entries)
+                                               : std::span<const int64_t>(),
+                           request.mutable_graph());
 
-  request.set_algorithm(r.algorithm != nullptr ? r.algorithm : "auto");
-  request.set_time_limit_seconds(r.time_limit_seconds);
-  request.set_seed(r.seed);
-  request.set_threads(r.threads);
-  if (!balance_objects) return request;
-
-  hopmap::v1::Balance* balance = request.mutable_balance();
-  if (r.loads != nullptr) balance->mutable_loads()->Assign(r.loads, r.loads + n);
-  if (r.imbalance >= 0) balance->set_imbalance(r.imbalance);
-  if (r.current_slot != nullptr) {
-    balance->mutable_current_slot()->Assign(r.current_slot, r.current_slot + n);
+  hopmap::SolveRequest solve;
+  if (r.algorithm != nullptr) solve.algorithm = r.algorithm;
+  solve.options.time_limit_seconds = r.time_limit_seconds;
+  solve.options.seed = r.seed;  // 0 travels as 0: the daemon reads it as 1
+  solve.options.threads = r.threads;
+  if (balance_objects) {
+    hopmap::BalanceRequest& balance = solve.balance.emplace();
+    if (r.loads != nullptr) balance.loads.assign(r.loads, r.loads + n);
+    if (r.current_slot != nullptr) balance.current_slot.assign(r.current_slot, r.current_slot + n);
+    if (r.state_bytes != nullptr) balance.state_bytes.assign(r.state_bytes, r.state_bytes + n);
+    if (r.fixed != nullptr) {
+      balance.set_fixed(std::span<const uint8_t>(r.fixed, static_cast<size_t>(n)));
+    }
+    if (r.background_load != nullptr) {
+      balance.background_load.assign(r.background_load, r.background_load + r.num_background_loads);
+    }
+    // Negative values mean the defaults, as in BalanceOptions.
+    if (r.imbalance >= 0) balance.options.imbalance = r.imbalance;
+    balance.options.max_migrations = std::max<int64_t>(r.max_migrations, -1);
+    balance.options.max_migration_bytes = std::max<int64_t>(r.max_migration_bytes, -1);
+    balance.options.migration_cost = r.migration_cost;
   }
-  if (r.state_bytes != nullptr) {
-    balance->mutable_state_bytes()->Assign(r.state_bytes, r.state_bytes + n);
-  }
-  if (r.max_migrations >= 0) balance->set_max_migrations(r.max_migrations);
-  if (r.max_migration_bytes >= 0) balance->set_max_migration_bytes(r.max_migration_bytes);
-  balance->set_migration_cost(r.migration_cost);
-  if (r.fixed != nullptr) {
-    balance->mutable_fixed()->Reserve(n);
-    for (int32_t i = 0; i < n; ++i) balance->add_fixed(r.fixed[i] != 0);
-  }
-  if (r.background_load != nullptr) {
-    balance->mutable_background_load()->Assign(r.background_load,
-                                               r.background_load + r.num_background_loads);
-  }
+  hopmap::SolveRequestToProto(solve, &request);
   return request;
 }
 
-// Fills `out` from the reply; false when memory ran out (out is then freed).
-bool FillResult(const hopmap::v1::MapReply& reply, hopmap_map_result* out) {
-  const hopmap::v1::BalanceReply& b = reply.balance();
-  out->num_objects = reply.slot_of_task_size();
-  out->slot_of_object = CopyArray(reply.slot_of_task().data(), reply.slot_of_task_size());
-  out->node_of_object = CopyArray(reply.node_of_task().data(), reply.node_of_task_size());
-  out->num_slots = b.load_of_slot_size();
-  out->load_of_slot = CopyArray(b.load_of_slot().data(), b.load_of_slot_size());
-  out->hop_bytes = reply.hop_bytes();
-  out->baseline_hop_bytes = reply.baseline_hop_bytes();
-  out->lower_bound = reply.lower_bound();
-  out->avg_load = b.avg_load();
-  out->max_load = b.max_load();
+// Fills `out` from the report; false when memory ran out (out is then freed).
+bool FillResult(const hopmap::MappingReport& report, hopmap_map_result* out) {
   // A process mapping has no balance section: one process per slot is balanced.
-  out->balanced = !reply.has_balance() || b.balanced() ? 1 : 0;
-  out->num_moves = b.moves_size();
-  const size_t moves = static_cast<size_t>(b.moves_size());
+  const hopmap::LoadBalanceReport no_balance;
+  const hopmap::LoadBalanceReport& b = report.balance.has_value() ? *report.balance : no_balance;
+  out->num_objects = static_cast<int32_t>(report.slot_of_task.size());
+  out->slot_of_object = CopyArray(report.slot_of_task.data(), report.slot_of_task.size());
+  out->node_of_object = CopyArray(report.node_of_task.data(), report.node_of_task.size());
+  out->num_slots = static_cast<int64_t>(b.load_of_slot.size());
+  out->load_of_slot = CopyArray(b.load_of_slot.data(), b.load_of_slot.size());
+  out->hop_bytes = report.hop_bytes;
+  out->baseline_hop_bytes = report.baseline_hop_bytes;
+  out->lower_bound = report.lower_bound.value;
+  out->avg_load = b.avg_load;
+  out->max_load = b.max_load;
+  out->balanced = !report.balance.has_value() || b.balanced ? 1 : 0;
+  out->num_moves = static_cast<int32_t>(b.moves.size());
+  const size_t moves = b.moves.size();
   out->move_object = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
   out->move_from = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
   out->move_to = static_cast<int32_t*>(std::malloc(moves == 0 ? 1 : moves * sizeof(int32_t)));
   if (out->move_object != nullptr && out->move_from != nullptr && out->move_to != nullptr) {
     for (size_t i = 0; i < moves; ++i) {
-      out->move_object[i] = b.moves(static_cast<int>(i)).object();
-      out->move_from[i] = b.moves(static_cast<int>(i)).from_slot();
-      out->move_to[i] = b.moves(static_cast<int>(i)).to_slot();
+      out->move_object[i] = b.moves[i].task;
+      out->move_from[i] = b.moves[i].from;
+      out->move_to[i] = b.moves[i].to;
     }
   }
-  out->migrated_bytes = b.migrated_bytes();
-  out->solve_seconds = reply.solve_seconds();
-  out->algorithm = CopyString(reply.algorithm());
-  out->note = CopyString(b.note());
+  out->migrated_bytes = b.migrated_bytes;
+  out->solve_seconds = report.solve_seconds;
+  out->algorithm = CopyString(report.algorithm);
+  out->note = CopyString(b.note);
   if (out->slot_of_object == nullptr || out->node_of_object == nullptr ||
       out->load_of_slot == nullptr || out->move_object == nullptr || out->move_from == nullptr ||
       out->move_to == nullptr || out->algorithm == nullptr || out->note == nullptr) {
@@ -275,10 +272,10 @@ hopmap_status Map(const char* name, bool balance_objects, hopmap_client* client,
     if (!bad.empty()) {
       return Fail(HOPMAP_INVALID_ARGUMENT, absl::StrCat(name, ": ", bad), error_message);
     }
-    absl::StatusOr<hopmap::v1::MapReply> reply = client->client->MapProto(
-        BuildRequest(*request, balance_objects), request->deadline_seconds);
-    if (!reply.ok()) return FromAbsl(reply.status(), error_message);
-    if (!FillResult(*reply, result)) {
+    absl::StatusOr<hopmap::MappingReport> report =
+        client->client->Map(BuildRequest(*request, balance_objects), request->deadline_seconds);
+    if (!report.ok()) return FromAbsl(report.status(), error_message);
+    if (!FillResult(*report, result)) {
       return Fail(HOPMAP_RESOURCE_EXHAUSTED, absl::StrCat(name, ": out of memory for the result"),
                   error_message);
     }

@@ -273,9 +273,9 @@ absl::StatusOr<MappingReport> HopmapClient::Map(const v1::MapRequest& request,
   return ReportFromProto(*reply);
 }
 
-absl::StatusOr<MappingReport> HopmapClient::MapStream(
-    const v1::MapRequest& request, const std::function<void(const v1::Progress&)>& on_progress,
-    double deadline_seconds) {
+absl::StatusOr<MappingReport> HopmapClient::MapStream(const v1::MapRequest& request,
+                                                      const ProgressCallback& on_progress,
+                                                      double deadline_seconds) {
   std::unique_ptr<grpc::ClientContext> context = NewContext(deadline_seconds);
   std::unique_ptr<grpc::ClientReader<v1::MapProgress>> reader =
       stub_->MapStream(context.get(), request);
@@ -284,7 +284,7 @@ absl::StatusOr<MappingReport> HopmapClient::MapStream(
   int extra_results = 0;
   while (reader->Read(&message)) {
     if (message.has_progress()) {
-      if (on_progress) on_progress(message.progress());
+      if (on_progress) on_progress(ProgressFromProto(message.progress()));
     } else if (message.has_result()) {
       if (result.has_value()) ++extra_results;
       result = std::move(*message.mutable_result());

@@ -13,10 +13,12 @@
 //       hopmap::client::HopmapClient::Connect(options);
 //   if (!client.ok()) return client.status();
 //
+//   // The request through the converters of proto/convert/convert.h:
 //   hopmap::v1::MapRequest request;
-//   request.set_machine_name("kraken");
-//   request.mutable_allocation()->set_nodes("nid[00100-00299]");
-//   hopmap::TaskGraphToProto(graph, request.mutable_graph());  // proto/convert/convert.h
+//   hopmap::MachineRefToProto(hopmap::MachineRefFromText("kraken"), &request);
+//   hopmap::AllocationSpecToProto({}, "nid[00100-00299]", 0, request.mutable_allocation());
+//   hopmap::TaskGraphToProto(graph, request.mutable_graph());
+//   hopmap::SolveRequestToProto(solve, &request);  // the algorithm, options, balance
 //   absl::StatusOr<hopmap::MappingReport> report = (*client)->Map(request);
 //   if (report.ok()) use(report->slot_of_task);
 //
@@ -25,7 +27,6 @@
 #define HOPMAP_CLIENT_LIB_HOPMAP_CLIENT_H_
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,10 +84,10 @@ class HopmapClient {
   // The same, with the reply's service fields (cache_hit, request_id).
   absl::StatusOr<v1::MapReply> MapProto(const v1::MapRequest& request, double deadline_seconds = 0);
   // Map through MapStream: on_progress (may be empty) is called on this thread for
-  // every progress message, before the result arrives.
-  absl::StatusOr<MappingReport> MapStream(
-      const v1::MapRequest& request, const std::function<void(const v1::Progress&)>& on_progress,
-      double deadline_seconds = 0);
+  // every progress message (ProgressFromProto), before the result arrives.
+  absl::StatusOr<MappingReport> MapStream(const v1::MapRequest& request,
+                                          const ProgressCallback& on_progress,
+                                          double deadline_seconds = 0);
   // Measures a given mapping.
   absl::StatusOr<SimulationReport> Simulate(const v1::SimulateRequest& request,
                                             double deadline_seconds = 0);

@@ -94,6 +94,18 @@ absl::Status ValidateMachineName(const std::string& name) {
   return absl::OkStatus();
 }
 
+v1::MachineSummary MachineSummaryToProto(const std::string& name, const std::string& description,
+                                         const std::string& origin, const Machine& model) {
+  v1::MachineSummary summary;
+  summary.set_name(name);
+  summary.set_description(description);
+  summary.set_spec(model.Spec());
+  summary.set_num_nodes(model.num_nodes());
+  summary.set_cores_per_node(model.cores_per_node());
+  summary.set_origin(origin);
+  return summary;
+}
+
 absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) {
   if (m.cores_per_node() < 0) {
     return FieldError("machine.cores_per_node",
@@ -425,6 +437,20 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   for (const v1::LinkLoad& l : p.busiest_links()) r.busiest_links.push_back({l.link(), l.bytes()});
   if (p.has_balance()) r.balance = BalanceReportFromProto(p.balance());
   return r;
+}
+
+void AnalyzeRequestToProto(const TaskGraph& graph, const AnalyzerOptions& options,
+                           v1::AnalyzeRequest* out) {
+  TaskGraphToProto(graph, out->mutable_graph());
+  out->set_weight_threshold(options.weight_threshold);
+  out->set_keep_hubs(!options.ignore_hubs);
+}
+
+AnalyzerOptions AnalyzerOptionsFromProto(const v1::AnalyzeRequest& request) {
+  AnalyzerOptions options;
+  if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
+  options.ignore_hubs = !request.keep_hubs();
+  return options;
 }
 
 void AnalysisToProto(const GraphStatistics& stats, const PatternReport& pattern,

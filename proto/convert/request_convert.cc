@@ -1,4 +1,5 @@
-// Map and Evaluate requests as the core's SolveRequest and EvaluateRequest.
+// Map and Evaluate requests as the core's SolveRequest and EvaluateRequest, and
+// MapStream's progress as the core's Progress.
 #include <cmath>
 #include <utility>
 
@@ -71,6 +72,31 @@ absl::StatusOr<EvaluateRequest> EvaluateRequestFromProto(const v1::EvaluateReque
   out.slot_of_task.assign(request.slot_of_task().begin(), request.slot_of_task().end());
   out.busiest_links = request.busiest_links();
   if (request.has_balance()) out.balance = BalanceRequestFromProto(request.balance());
+  return out;
+}
+
+void EvaluateRequestToProto(const EvaluateRequest& request, v1::EvaluateRequest* out) {
+  out->set_routing(RoutingName(request.routing));
+  out->mutable_slot_of_task()->Assign(request.slot_of_task.begin(), request.slot_of_task.end());
+  out->set_busiest_links(request.busiest_links);
+  if (request.balance.has_value()) BalanceRequestToProto(*request.balance, out->mutable_balance());
+}
+
+void ProgressToProto(const Progress& progress, v1::Progress* out) {
+  out->set_elapsed_seconds(progress.elapsed_seconds);
+  out->set_best_hop_bytes(progress.best_hop_bytes);
+  out->set_best_algorithm(progress.best_algorithm);
+  out->set_candidate_finished(progress.candidate_finished);
+  out->set_candidate_hop_bytes(progress.candidate_hop_bytes);
+}
+
+Progress ProgressFromProto(const v1::Progress& progress) {
+  Progress out;
+  out.elapsed_seconds = progress.elapsed_seconds();
+  out.best_hop_bytes = progress.best_hop_bytes();
+  out.best_algorithm = progress.best_algorithm();
+  out.candidate_finished = progress.candidate_finished();
+  out.candidate_hop_bytes = progress.candidate_hop_bytes();
   return out;
 }
 

@@ -23,6 +23,16 @@ absl::StatusOr<SimulateRequest> SimulateRequestFromProto(const v1::SimulateReque
   return out;
 }
 
+void SimulateRequestToProto(const SimulateRequest& request, v1::SimulateRequest* out) {
+  for (const SimulatedMapping& m : request.mappings) {
+    v1::SimulatedMapping* mapping = out->add_mappings();
+    mapping->set_name(m.name);
+    mapping->mutable_slot_of_task()->Assign(m.slot_of_task.begin(), m.slot_of_task.end());
+  }
+  for (const CommunicationPattern& p : request.patterns) out->add_patterns(p.Name());
+  out->set_iterations(request.iterations);
+}
+
 void SimulationReportToProto(const SimulationReport& report, v1::SimulateReply* out) {
   out->set_machine(report.machine);
   out->set_tasks(report.tasks);

@@ -428,10 +428,9 @@ TEST(DaemonTest, MapsSixtyFiveThousandTasks) {
   request.set_time_limit_seconds(2);
   request.set_threads(2);
   std::vector<int64_t> bests;  // best hop-bytes of each progress message that has one
-  absl::StatusOr<MappingReport> streamed =
-      client->MapStream(request, [&bests](const v1::Progress& p) {
-        if (!p.best_algorithm().empty()) bests.push_back(p.best_hop_bytes());
-      });
+  absl::StatusOr<MappingReport> streamed = client->MapStream(request, [&bests](const Progress& p) {
+    if (!p.best_algorithm.empty()) bests.push_back(p.best_hop_bytes);
+  });
   ASSERT_TRUE(streamed.ok()) << streamed.status();
   expect_valid(streamed->slot_of_task, streamed->hop_bytes);
   // What the progress bar shows: a best that only goes down, ending at or above the

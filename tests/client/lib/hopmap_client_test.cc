@@ -189,9 +189,9 @@ TEST_F(HopmapClientTest, MapStreamReportsProgressAndTheSameResult) {
   std::unique_ptr<HopmapClient> client = ConnectTo(server_->address());
   ASSERT_NE(client, nullptr);
   const TaskGraph graph = Stencil(8, 8);
-  std::vector<v1::Progress> progress;
-  absl::StatusOr<MappingReport> streamed = client->MapStream(
-      StencilRequest(graph), [&](const v1::Progress& p) { progress.push_back(p); });
+  std::vector<Progress> progress;
+  absl::StatusOr<MappingReport> streamed =
+      client->MapStream(StencilRequest(graph), [&](const Progress& p) { progress.push_back(p); });
   ASSERT_TRUE(streamed.ok()) << streamed.status();
   absl::StatusOr<MappingReport> plain = client->Map(StencilRequest(graph));
   ASSERT_TRUE(plain.ok()) << plain.status();
@@ -199,15 +199,15 @@ TEST_F(HopmapClientTest, MapStreamReportsProgressAndTheSameResult) {
 
   ASSERT_GE(progress.size(), 1u);
   bool candidate_seen = false;
-  for (const v1::Progress& p : progress) {
-    if (!p.candidate_finished().empty()) candidate_seen = true;
+  for (const Progress& p : progress) {
+    if (!p.candidate_finished.empty()) candidate_seen = true;
     // The best so far is never better than the final result.
-    if (!p.best_algorithm().empty()) {
-      EXPECT_GE(p.best_hop_bytes(), streamed->hop_bytes);
+    if (!p.best_algorithm.empty()) {
+      EXPECT_GE(p.best_hop_bytes, streamed->hop_bytes);
     }
   }
   EXPECT_TRUE(candidate_seen);
-  EXPECT_EQ(progress.back().best_hop_bytes(), streamed->hop_bytes);
+  EXPECT_EQ(progress.back().best_hop_bytes, streamed->hop_bytes);
 
   // An empty callback is allowed.
   absl::StatusOr<MappingReport> quiet = client->MapStream(StencilRequest(graph), nullptr);

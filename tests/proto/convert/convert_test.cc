@@ -198,6 +198,198 @@ TEST(ConvertTest, SolveRequestRoundTrip) {
               ::testing::StartsWith("threads: "));
 }
 
+TEST(ConvertTest, EvaluateRequestRoundTrip) {
+  EvaluateRequest request;
+  request.slot_of_task = {3, 0, 2, 1};
+  request.routing = Routing::kAdaptive;
+  request.busiest_links = 7;
+  request.threads = 3;  // the daemon's to choose: not sent
+  v1::EvaluateRequest message;
+  EvaluateRequestToProto(request, &message);
+  EXPECT_FALSE(message.has_balance());
+  absl::StatusOr<EvaluateRequest> back = EvaluateRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->slot_of_task, request.slot_of_task);
+  EXPECT_EQ(back->routing, Routing::kAdaptive);
+  EXPECT_EQ(back->busiest_links, 7);
+  EXPECT_EQ(back->threads, 0);
+  EXPECT_FALSE(back->balance.has_value());
+
+  // With the balanced problem: the balance travels, unset limits stay unset.
+  request.routing = Routing::kDimensionOrder;
+  request.balance.emplace();
+  request.balance->loads = {1, 2, 3, 4};
+  request.balance->current_slot = {0, 0, 1, 1};
+  request.balance->options.imbalance = 0.2;
+  request.balance->options.migration_cost = 0.5;
+  message.Clear();
+  EvaluateRequestToProto(request, &message);
+  EXPECT_FALSE(message.balance().has_max_migrations());
+  back = EvaluateRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->routing, Routing::kDimensionOrder);
+  ASSERT_TRUE(back->balance.has_value());
+  EXPECT_EQ(back->balance->loads, request.balance->loads);
+  EXPECT_EQ(back->balance->current_slot, request.balance->current_slot);
+  EXPECT_EQ(back->balance->options.imbalance, 0.2);
+  EXPECT_EQ(back->balance->options.max_migrations, -1);
+  EXPECT_EQ(back->balance->options.migration_cost, 0.5);
+
+  // A bad field is named.
+  message.set_routing("shortest");
+  EXPECT_THAT(std::string(EvaluateRequestFromProto(message).status().message()),
+              ::testing::StartsWith("routing: "));
+}
+
+TEST(ConvertTest, ProgressRoundTrip) {
+  Progress progress;
+  progress.elapsed_seconds = 1.25;
+  progress.candidate_finished = "greedy";
+  progress.candidate_hop_bytes = 1234;
+  progress.best_algorithm = "axis-order(ZYX)";
+  progress.best_hop_bytes = 1000;
+  v1::Progress message;
+  ProgressToProto(progress, &message);
+  EXPECT_EQ(message.best_hop_bytes(), 1000);
+  const Progress back = ProgressFromProto(message);
+  EXPECT_EQ(back.elapsed_seconds, 1.25);
+  EXPECT_EQ(back.candidate_finished, "greedy");
+  EXPECT_EQ(back.candidate_hop_bytes, 1234);
+  EXPECT_EQ(back.best_algorithm, "axis-order(ZYX)");
+  EXPECT_EQ(back.best_hop_bytes, 1000);
+}
+
+TEST(ConvertTest, SimulateRequestRoundTrip) {
+  SimulateRequest request;
+  request.mappings = {{"greedy.perm", {3, 2, 1, 0}}, {"", {0, 2, 1, 3}}};
+  for (const char* text : {"graph", "allgather:1024", "alltoall:65536"}) {
+    request.patterns.push_back(*ParsePattern(text));
+  }
+  request.iterations = 5;
+  request.threads = 3;  // the daemon's to choose: not sent
+  v1::SimulateRequest message;
+  SimulateRequestToProto(request, &message);
+  EXPECT_EQ(message.patterns(1), "allgather:1024");
+  absl::StatusOr<SimulateRequest> back = SimulateRequestFromProto(message);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->mappings.size(), 2u);
+  EXPECT_EQ(back->mappings[0].name, "greedy.perm");
+  EXPECT_EQ(back->mappings[0].slot_of_task, request.mappings[0].slot_of_task);
+  EXPECT_EQ(back->mappings[1].name, "mapping 2");  // an unnamed one is numbered
+  EXPECT_EQ(back->mappings[1].slot_of_task, request.mappings[1].slot_of_task);
+  ASSERT_EQ(back->patterns.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back->patterns[i].kind, request.patterns[i].kind);
+    EXPECT_EQ(back->patterns[i].block_bytes, request.patterns[i].block_bytes);
+  }
+  EXPECT_EQ(back->iterations, 5);
+  EXPECT_EQ(back->threads, 0);
+
+  // A bad field is named.
+  message.set_patterns(2, "scatter:8");
+  EXPECT_THAT(std::string(SimulateRequestFromProto(message).status().message()),
+              ::testing::StartsWith("patterns[2]: "));
+}
+
+TEST(ConvertTest, AnalyzeRequestRoundTrip) {
+  const TaskGraph graph = Generate("stencil2d-5", {4, 4});
+  AnalyzerOptions options;
+  options.weight_threshold = 0.35;
+  options.ignore_hubs = false;
+  v1::AnalyzeRequest message;
+  AnalyzeRequestToProto(graph, options, &message);
+  EXPECT_TRUE(message.keep_hubs());
+  const AnalyzerOptions back = AnalyzerOptionsFromProto(message);
+  EXPECT_EQ(back.weight_threshold, 0.35);
+  EXPECT_FALSE(back.ignore_hubs);
+  absl::StatusOr<TaskGraph> graph_back = TaskGraphFromProto(message.graph());
+  ASSERT_TRUE(graph_back.ok()) << graph_back.status();
+  EXPECT_EQ(graph_back->xadj(), graph.xadj());
+  EXPECT_EQ(graph_back->adjncy(), graph.adjncy());
+  EXPECT_EQ(graph_back->adjwgt(), graph.adjwgt());
+
+  // An unset threshold reads as the default.
+  message.clear_weight_threshold();
+  message.clear_keep_hubs();
+  EXPECT_EQ(AnalyzerOptionsFromProto(message).weight_threshold, AnalyzerOptions().weight_threshold);
+  EXPECT_TRUE(AnalyzerOptionsFromProto(message).ignore_hubs);
+}
+
+TEST(GivenConvertTest, MachineByCatalogNameSpecOrFileText) {
+  v1::MapRequest map;
+  MachineRefToProto(MachineRefFromText("kraken"), &map);
+  EXPECT_EQ(map.machine_name(), "kraken");
+  EXPECT_FALSE(map.has_machine());
+  MachineRefToProto(MachineRefFromText("torus:4x4:cores=2"), &map);
+  EXPECT_TRUE(map.machine_name().empty());
+  EXPECT_EQ(map.machine().spec(), "torus:4x4:cores=2");
+
+  absl::StatusOr<MachineRef> slurm = MachineFileRef("slurm", "SwitchName=s0 Nodes=n[0-3]\n", 4);
+  ASSERT_TRUE(slurm.ok()) << slurm.status();
+  v1::EvaluateRequest evaluate;
+  MachineRefToProto(*slurm, &evaluate);
+  EXPECT_EQ(evaluate.machine().slurm_topology_conf(), "SwitchName=s0 Nodes=n[0-3]\n");
+  EXPECT_EQ(evaluate.machine().cores_per_node(), 4);
+  v1::SimulateRequest simulate;
+  MachineRefToProto(*MachineFileRef("graph", "text", 1), &simulate);
+  EXPECT_EQ(simulate.machine().switch_graph_file(), "text");
+  MachineRefToProto(*MachineFileRef("matrix", "text", 1), &simulate);
+  EXPECT_EQ(simulate.machine().distance_matrix_file(), "text");
+  EXPECT_EQ(MachineFileRef("torus", "4x4", 1).status().message(),
+            "machine file kind 'torus': use slurm, graph or matrix");
+}
+
+TEST(GivenConvertTest, AllocationAndCsrArraysAsGiven) {
+  absl::StatusOr<std::shared_ptr<Machine>> torus =
+      MachineFromProto(MachineRefFromText("torus:4x4").machine.value());
+  ASSERT_TRUE(torus.ok()) << torus.status();
+  const std::vector<NodeId> ids = {5, 2};
+  v1::AllocationSpec allocation;
+  AllocationSpecToProto(ids, "", 2, &allocation);
+  EXPECT_EQ(allocation.cores_per_node(), 2);
+  EXPECT_EQ(*AllocationNodesFromProto(allocation, **torus), ids);
+  AllocationSpecToProto({}, "3-4", 0, &allocation);
+  EXPECT_EQ(allocation.node_ids_size(), 0);
+  EXPECT_EQ(*AllocationNodesFromProto(allocation, **torus), (std::vector<NodeId>{3, 4}));
+  // Not checked here: the daemon names the bad entry.
+  AllocationSpecToProto(std::vector<NodeId>{99}, "", 0, &allocation);
+  EXPECT_THAT(std::string(AllocationNodesFromProto(allocation, **torus).status().message()),
+              ::testing::StartsWith("allocation.node_ids[0]: "));
+
+  // A path of three tasks; no weights: 1 byte per entry.
+  const std::vector<EdgeIndex> xadj = {0, 1, 3, 4};
+  const std::vector<TaskId> adjncy = {1, 0, 2, 1};
+  v1::TaskGraph graph;
+  CsrArraysToProto(xadj, adjncy, {}, &graph);
+  absl::StatusOr<TaskGraph> read = TaskGraphFromProto(graph);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->num_tasks(), 3);
+  EXPECT_EQ(read->adjwgt(), (std::vector<Bytes>{1, 1, 1, 1}));
+  const std::vector<Bytes> adjwgt = {7, 7, 9, 9};
+  CsrArraysToProto(xadj, adjncy, adjwgt, &graph);
+  read = TaskGraphFromProto(graph);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->adjwgt(), adjwgt);
+  const std::vector<EdgeIndex> bad_xadj = {0, 1, 3, 9};
+  CsrArraysToProto(bad_xadj, adjncy, {}, &graph);
+  EXPECT_EQ(TaskGraphFromProto(graph).status().message(),
+            "graph: xadj[n] = 9 but adjncy has 4 entries");
+}
+
+TEST(MachineConvertTest, SummaryOfACatalogEntry) {
+  absl::StatusOr<std::shared_ptr<Machine>> torus =
+      MachineFromProto(MachineRefFromText("torus:4x4x2:cores=8").machine.value());
+  ASSERT_TRUE(torus.ok()) << torus.status();
+  const v1::MachineSummary summary =
+      MachineSummaryToProto("lab", "a small torus", "stored", **torus);
+  EXPECT_EQ(summary.name(), "lab");
+  EXPECT_EQ(summary.description(), "a small torus");
+  EXPECT_EQ(summary.origin(), "stored");
+  EXPECT_EQ(summary.spec(), (*torus)->Spec());
+  EXPECT_EQ(summary.num_nodes(), 32);
+  EXPECT_EQ(summary.cores_per_node(), 8);
+}
+
 }  // namespace
 }  // namespace hopmap
 
