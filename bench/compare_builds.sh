@@ -2,7 +2,7 @@
 # Two builds of hopmap side by side: the same map and balance problems solved by
 # each build's CLI (--local, seeded, iteration-capped so that the searches end on
 # counts), their hop-bytes compared (a refactoring must give the same answers), and
-# the whole command timed in pairs (farm-bench-like: alternating runs, medians).
+# the whole command timed in pairs (alternating runs, medians).
 #
 #   bash bench/compare_builds.sh OLD_HOPMAP NEW_HOPMAP [RUNS=5]
 #   e.g. keep a copy of build/client/hopmap before a change, rebuild, then
