@@ -448,7 +448,7 @@ void AnalyzeRequestToProto(const TaskGraph& graph, const AnalyzerOptions& option
 
 AnalyzerOptions AnalyzerOptionsFromProto(const v1::AnalyzeRequest& request) {
   AnalyzerOptions options;
-  if (request.weight_threshold() != 0) options.weight_threshold = request.weight_threshold();
+  if (request.has_weight_threshold()) options.weight_threshold = request.weight_threshold();
   options.ignore_hubs = !request.keep_hubs();
   return options;
 }

@@ -98,6 +98,32 @@ TEST(ListingsTest, MachinesAndAlgorithmsInJsonLocallyAndThroughTheDaemon) {
 
 // A damaged file's control byte is shown as \x0b, not written raw: the error stays
 // one line, locally and when the daemon's message carries it.
+// A threshold of 0 keeps every edge through the daemon too (it once read 0 as unset
+// and analysed with the default 0.2): a stencil with light extra edges is no
+// stencil once they count.
+TEST(ListingsTest, AnalyzeWithThresholdZeroAnswersAlikeLocallyAndThroughTheDaemon) {
+  std::string edges = "# tasks: 64\n";
+  for (int t = 0; t < 64; ++t) {
+    if (t % 8 != 7) edges += std::to_string(t) + " " + std::to_string(t + 1) + " 2048\n";
+    if (t < 56) edges += std::to_string(t) + " " + std::to_string(t + 8) + " 2048\n";
+  }
+  for (int t = 0; t <= 20; ++t)
+    edges += std::to_string(t) + " " + std::to_string(63 - t) + " 100\n";
+  const std::string graph = TempPath("noisy-stencil.edgelist");
+  WriteFile(graph, edges);
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("analyze.log"))) << daemon.error();
+  for (const std::string threshold : {"0", "0.2"}) {
+    SCOPED_TRACE(threshold);
+    const std::string command =
+        "analyze --graph " + graph + " --threshold " + threshold + " --format json";
+    const RunResult local = RunHopmap(command + " --local");
+    EXPECT_EQ(local.out, RunHopmap(command + " --server " + daemon.address()).out);
+    EXPECT_EQ(ParseOrFail(local)["pattern"],
+              threshold == std::string("0") ? "none" : "stencil2d-5");
+  }
+}
+
 TEST(ErrorsTest, ControlCharactersInAQuotedTokenAreEscaped) {
   const std::string graph = TempPath("damaged.edgelist");
   WriteFile(graph,

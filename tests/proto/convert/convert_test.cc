@@ -313,6 +313,12 @@ TEST(ConvertTest, AnalyzeRequestRoundTrip) {
   message.clear_keep_hubs();
   EXPECT_EQ(AnalyzerOptionsFromProto(message).weight_threshold, AnalyzerOptions().weight_threshold);
   EXPECT_TRUE(AnalyzerOptionsFromProto(message).ignore_hubs);
+
+  // A threshold of 0 (keep every edge) is the user's, not the default: the daemon
+  // answers as the CLI does locally.
+  options.weight_threshold = 0;
+  AnalyzeRequestToProto(graph, options, &message);
+  EXPECT_EQ(AnalyzerOptionsFromProto(message).weight_threshold, 0);
 }
 
 TEST(GivenConvertTest, MachineByCatalogNameSpecOrFileText) {
