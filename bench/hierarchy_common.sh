@@ -31,21 +31,20 @@ select_instances() {
   esac
 }
 
-# set_hierarchy H N: machine, arities, distances, k, cap (the field's cap for unit loads,
-# ceil((1 + EPS) n / k) objects) and imbalance (hopmap's --imbalance caps at (1 +
-# imbalance) x average without rounding up: the one that makes the caps the same number
-# of objects).
+# set_hierarchy H N: machine, arities, distances, k and cap (the field's cap for unit
+# loads, ceil((1 + EPS) n / k) objects, which the tables check every answer against).
+# Every tool gets EPS as it is: hopmap's --imbalance rounds up to whole loads as
+# Scotch's -b and SharedMap's -e do (docs/balance.md).
 set_hierarchy() {
   IFS='|' read -r arities distances <<<"${HIER[$1]}"
   machine="hierarchy:$arities:distances=$distances"
   k=$(echo "$arities" | tr x '*' | bc)
   cap=$(echo "(1 + $EPS) * $2 / $k" | bc -l | awk '{c = int($1); if (c < $1) c++; print c}')
-  imbalance=$(echo "$cap * $k / $2 - 1 + 0.000001" | bc -l)
   # ONE_PER_PE=1: the plain mapping problem, one object per PE (no --balance).
   if [[ ${ONE_PER_PE:-0} == 1 ]]; then
     balance_args=()
   else
-    balance_args=(--balance --imbalance "$imbalance")
+    balance_args=(--balance --imbalance "$EPS")
   fi
 }
 

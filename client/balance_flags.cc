@@ -41,8 +41,9 @@ void AddBalanceFlags(CLI::App& app, BalanceFlags& flags, BalanceFlagsFor command
       ->group(group);
   flags.imbalance_option =
       app.add_option("--imbalance", flags.imbalance,
-                     "Every slot's load stays within (1 + E) x the average slot load, E from 0 "
-                     "to 1000")
+                     "Every slot's load stays within (1 + E) x the average slot load, rounded "
+                     "up to a whole load when every load is whole (as Scotch's -b and "
+                     "SharedMap's -e), E from 0 to 1000")
           ->check(CLI::Range(0.0, 1000.0))
           ->capture_default_str()
           ->group(group);

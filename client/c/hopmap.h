@@ -110,7 +110,8 @@ typedef struct {
 
   /* Load balancing (all optional). */
   const double* loads;         /* num_objects entries; NULL: every load 1 */
-  double imbalance;            /* load <= (1 + imbalance) x avg, 0..1000; < 0: 0.05; NaN: error */
+  double imbalance;            /* load <= (1 + imbalance) x avg (rounded up to a whole load when
+                                  every load is whole), 0..1000; < 0: 0.05; NaN: error */
   const int32_t* current_slot; /* num_objects entries; NULL: no current placement */
   const int64_t* state_bytes;  /* num_objects entries; NULL: 1 per object */
   int64_t max_migrations;      /* < 0: no limit */
@@ -146,7 +147,7 @@ typedef struct {
   int64_t lower_bound;
   double avg_load;
   double max_load;
-  int balanced;      /* 1 when max_load <= (1 + imbalance) x avg_load */
+  int balanced;      /* 1 when max_load <= the cap of request.imbalance */
   int32_t num_moves; /* objects whose slot changed against current_slot */
   int32_t* move_object;
   int32_t* move_from;

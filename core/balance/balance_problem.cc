@@ -161,6 +161,19 @@ std::vector<double> FixedSlotLoads(const BalanceInput& input) {
   return load;
 }
 
+bool HasWholeLoads(const BalanceInput& input) {
+  auto whole = [](double load) { return load == std::floor(load); };
+  return std::all_of(input.loads.begin(), input.loads.end(), whole) &&
+         std::all_of(input.background_load.begin(), input.background_load.end(), whole);
+}
+
+double ImbalanceCap(double share, double imbalance, bool whole_loads) {
+  const double cap = (1.0 + imbalance) * share;
+  if (!whole_loads) return cap;
+  const double whole = std::ceil(cap - LoadTolerance(cap));
+  return whole > 0 ? whole : 0.0;
+}
+
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
   LoadCap cap;
   double total = 0;
@@ -183,7 +196,8 @@ LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
     }
   }
   cap.average = total / static_cast<double>(input.allocation.num_slots());
-  cap.requested = (1.0 + imbalance) * cap.average;
+  cap.whole_loads = HasWholeLoads(input);
+  cap.requested = ImbalanceCap(cap.average, imbalance, cap.whole_loads);
   cap.cap = std::max({cap.requested, heaviest, cap.fixed_load});
   return cap;
 }

@@ -24,6 +24,7 @@ struct Shared {
   std::span<const int32_t> edge_weight;    // ScaledMetisEdgeWeights, adjncy order
   std::span<const double> position_share;  // each position's capacity, in load
   double imbalance;
+  bool whole_loads;  // HasWholeLoads: each child's limit is a whole load
   uint64_t seed;
   const StopCondition& stop;
   // Scratch: an object's index in the group being cut. Groups cut at the same time
@@ -83,40 +84,72 @@ LocalGraph InducedGraph(const Shared& shared, std::span<const TaskId> objects) {
   return local;
 }
 
-// The limit on each part's vertex weight: (1 + imbalance) x its target share.
-std::vector<int64_t> MaxWeights(const LocalGraph& local, std::span<const float> targets,
-                                double imbalance) {
-  int64_t total = 0;
-  for (int32_t w : local.vwgt) total += w;
-  std::vector<int64_t> max_weight(targets.size());
-  for (size_t c = 0; c < targets.size(); ++c) {
-    max_weight[c] =
-        static_cast<int64_t>(std::floor((1 + imbalance) * targets[c] * static_cast<double>(total)));
+// What a cut of a group may give each of its children.
+struct ChildLimits {
+  std::vector<float> targets;       // each child's fraction of the group's capacity
+  std::vector<int64_t> max_weight;  // the most vertex weight each child may take
+  double metis_imbalance = 0;       // the tolerance that lets METIS reach max_weight
+};
+
+// SharedMap's adaptive imbalance: the slack the group has (its capacity against
+// its load W) spread evenly over the levels still to cut, each child then allowed
+// (1 + that) x its share of W; with whole loads rounded up to a whole load
+// (ImbalanceCap), as KaFFPa rounds each of SharedMap's levels, so that at the
+// lowest level a PE may take what the solve's cap allows.
+ChildLimits LimitsOf(const Shared& shared, const PositionGroup& group,
+                     std::span<const TaskId> objects) {
+  const size_t k = group.children.size();
+  const double share = ShareOf(shared, group);
+  double load = 0;
+  int64_t weight = 0;
+  for (TaskId t : objects) {
+    load += LoadOf(shared.input, t);
+    weight += shared.vertex_weight[t];
   }
-  return max_weight;
+  const double room = load > 0 ? (1 + shared.imbalance) * share / load : 1 + shared.imbalance;
+  const double imbalance = std::clamp(std::pow(std::max(room, 1.0), 1.0 / group.height) - 1, 0.001,
+                                      BalanceOptions::kMaxImbalance);
+  ChildLimits limits{.targets = std::vector<float>(k),
+                     .max_weight = std::vector<int64_t>(k),
+                     .metis_imbalance = imbalance};
+  const double total = static_cast<double>(weight);
+  double tightest = std::numeric_limits<double>::infinity();
+  for (size_t c = 0; c < k; ++c) {
+    const double fraction =
+        share > 0 ? ShareOf(shared, group.children[c]) / share : 1.0 / static_cast<double>(k);
+    limits.targets[c] = static_cast<float>(fraction);
+    // The limit in load, then in vertex weight (the loads scaled: MetisLoadWeights).
+    const double most =
+        load > 0 ? ImbalanceCap(fraction * load, imbalance, shared.whole_loads) / load * total
+                 : (1 + imbalance) * fraction * total;
+    limits.max_weight[c] = static_cast<int64_t>(std::floor(most + LoadTolerance(most)));
+    if (fraction > 0 && total > 0) tightest = std::min(tightest, most / (fraction * total) - 1);
+  }
+  if (shared.whole_loads && std::isfinite(tightest)) {
+    limits.metis_imbalance = std::clamp(tightest, imbalance, BalanceOptions::kMaxImbalance);
+  }
+  return limits;
 }
 
-// The graph cut into parts with target fractions `targets` by METIS k-way, then
-// refined by k-way FM (RefineKwayCut); false when METIS cannot (no edge, or it
-// fails).
-bool CutGraph(const LocalGraph& local, std::span<const float> targets, double imbalance,
-              uint64_t seed, std::vector<int32_t>& part) {
+// The graph cut into the children by METIS k-way, then refined by k-way FM
+// (RefineKwayCut); false when METIS cannot (no edge, or it fails).
+bool CutGraph(const LocalGraph& local, const ChildLimits& limits, uint64_t seed,
+              std::vector<int32_t>& part) {
   if (local.adjncy.empty()) return false;
   MetisPartitionOptions metis;
   metis.method = MetisMethod::kKway;
-  metis.parts = static_cast<int32_t>(targets.size());
+  metis.parts = static_cast<int32_t>(limits.targets.size());
   metis.seed = seed;
   // The best of a few METIS cuts: 3% lower costs on the field's 4:8:6 instances
   // than one, for under twice the time (bench/README.md).
   metis.cuts = kMetisCuts;
-  metis.part_fractions = targets;
-  metis.imbalance = imbalance;
+  metis.part_fractions = limits.targets;
+  metis.imbalance = limits.metis_imbalance;
   part.assign(local.vwgt.size(), 0);
   if (!MetisPartition({local.xadj, local.adjncy, local.adjwgt, local.vwgt}, metis, part).ok()) {
     return false;
   }
-  RefineKwayCutMultilevel(local.csr(), MaxWeights(local, targets, imbalance), part, seed,
-                          kMaxVCycles);
+  RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles);
   return true;
 }
 
@@ -143,8 +176,8 @@ void CutInOrder(const Shared& shared, std::span<const TaskId> objects,
 // child its neighbours in the group mostly are in (the lightest child when none
 // is placed yet); then the k-way FM V-cycles.
 void StartParts(const Shared& shared, const PositionGroup& group, std::span<const TaskId> objects,
-                std::span<const float> targets, double imbalance, uint64_t seed,
-                std::vector<int32_t>& part) {
+                const ChildLimits& limits, uint64_t seed, std::vector<int32_t>& part) {
+  const std::span<const float> targets = limits.targets;
   std::vector<int32_t>& child_of_position = *shared.child_of_position;
   for (int32_t p : group.positions) child_of_position[p] = -1;
   for (size_t c = 0; c < group.children.size(); ++c) {
@@ -186,8 +219,7 @@ void StartParts(const Shared& shared, const PositionGroup& group, std::span<cons
     weight[best] += local.vwgt[i];
   }
   if (!local.adjncy.empty()) {
-    RefineKwayCutMultilevel(local.csr(), MaxWeights(local, targets, imbalance), part, seed,
-                            kMaxVCycles);
+    RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles);
   }
 }
 
@@ -199,27 +231,15 @@ void Section(const Shared& shared, const PositionGroup& group, std::vector<TaskI
     return;
   }
   const size_t k = group.children.size();
-  const double share = ShareOf(shared, group);
-  std::vector<float> targets(k);
-  for (size_t c = 0; c < k; ++c) {
-    targets[c] = static_cast<float>(share > 0 ? ShareOf(shared, group.children[c]) / share
-                                              : 1.0 / static_cast<double>(k));
-  }
-  // SharedMap's adaptive imbalance: the slack this group has (its capacity against
-  // its load) spread evenly over the levels still to cut.
-  double load = 0;
-  for (TaskId t : objects) load += LoadOf(shared.input, t);
-  const double room = load > 0 ? (1 + shared.imbalance) * share / load : 1 + shared.imbalance;
-  const double imbalance = std::clamp(std::pow(std::max(room, 1.0), 1.0 / group.height) - 1, 0.001,
-                                      BalanceOptions::kMaxImbalance);
+  const ChildLimits limits = LimitsOf(shared, group, objects);
   const uint64_t seed = RandomStream(shared.seed, group.positions[0] * uint64_t{64} +
                                                       static_cast<uint64_t>(group.height))
                             .Next();
   std::vector<int32_t> part;
   if (!shared.start_position.empty()) {
-    StartParts(shared, group, objects, targets, imbalance, seed, part);
-  } else if (!CutGraph(InducedGraph(shared, objects), targets, imbalance, seed, part)) {
-    CutInOrder(shared, objects, targets, part);
+    StartParts(shared, group, objects, limits, seed, part);
+  } else if (!CutGraph(InducedGraph(shared, objects), limits, seed, part)) {
+    CutInOrder(shared, objects, limits.targets, part);
   }
   std::vector<std::vector<TaskId>> of_child(k);
   for (size_t i = 0; i < objects.size(); ++i) of_child[part[i]].push_back(objects[i]);
@@ -267,6 +287,7 @@ std::vector<SlotId> RunMultisection(const BalanceInput& input, double imbalance,
                       .edge_weight = edge_weight,
                       .position_share = position_share,
                       .imbalance = imbalance,
+                      .whole_loads = HasWholeLoads(input),
                       .seed = options.seed,
                       .stop = no_deadline,
                       .local_of_task = local_of_task,

@@ -32,7 +32,7 @@ struct LoadBalanceReport {
   double total_load = 0;
   double avg_load = 0;       // total / slots
   double max_load = 0;       // the most loaded slot's
-  double requested_cap = 0;  // (1 + imbalance) x avg_load
+  double requested_cap = 0;  // (1 + imbalance) x avg_load (whole loads: rounded up)
   double load_cap = 0;       // what the solve aimed at: requested_cap, or the heaviest object
   bool balanced = false;     // max_load <= requested_cap
   std::string note;          // why not balanced, or why the cap was raised; empty when balanced

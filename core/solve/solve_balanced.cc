@@ -24,6 +24,14 @@ absl::Status CheckBalancedProblem(const BalanceInput& input, const BalanceOption
   return CheckHopBytesFit(input.graph, input.allocation);
 }
 
+// The requested cap as the notes name it: "(1 + 0.05) x average = 9.06", with
+// whole loads "ceil((1 + 0.05) x average) = 10".
+std::string RequestedCapText(const LoadCap& cap, double imbalance) {
+  const std::string rule = absl::StrCat("(1 + ", imbalance, ") x average");
+  return absl::StrCat(cap.whole_loads ? absl::StrCat("ceil(", rule, ")") : rule, " = ",
+                      cap.requested);
+}
+
 // Fills the report's measured fields and its LoadBalanceReport from
 // report.slot_of_task.
 void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, Routing routing,
@@ -44,23 +52,23 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
   if (!lb.balanced) {
     if (cap.cap > cap.requested && cap.fixed_load >= cap.heaviest_load) {
       lb.note = absl::StrCat("slot ", cap.fixed_slot, " carries ", cap.fixed_load,
-                             " of background load and fixed objects, above (1 + ",
-                             balance.imbalance, ") x average = ", cap.requested,
+                             " of background load and fixed objects, above ",
+                             RequestedCapText(cap, balance.imbalance),
                              ": no placement meets the cap; the best reachable was sought");
       if (lb.max_load > cap.cap + tol && !why_not_balanced.empty()) {
         absl::StrAppend(&lb.note, "; ", why_not_balanced);
       }
     } else if (cap.cap > cap.requested) {
-      lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap, ", above (1 + ",
-                             balance.imbalance, ") x average = ", cap.requested,
+      lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap, ", above ",
+                             RequestedCapText(cap, balance.imbalance),
                              ": no placement meets the cap; the best reachable was sought");
       if (lb.max_load > cap.cap + tol && !why_not_balanced.empty()) {
         absl::StrAppend(&lb.note, "; ", why_not_balanced);
       }
     } else {
       lb.note = why_not_balanced.empty()
-                    ? absl::StrCat("the most loaded slot carries ", lb.max_load, ", above (1 + ",
-                                   balance.imbalance, ") x average = ", cap.requested)
+                    ? absl::StrCat("the most loaded slot carries ", lb.max_load, ", above ",
+                                   RequestedCapText(cap, balance.imbalance))
                     : why_not_balanced;
     }
   }

@@ -40,7 +40,9 @@ TEST(BalanceCliTest, MapsObjectsManyPerSlotWithinTheCap) {
   EXPECT_TRUE(b["balanced"].get<bool>()) << b["note"];
   EXPECT_DOUBLE_EQ(b["total_load"].get<double>(), 8 * 4 + 56);
   EXPECT_DOUBLE_EQ(b["avg_load"].get<double>(), 88.0 / 16);
-  EXPECT_LE(b["max_load"].get<double>(), 1.1 * 88.0 / 16 + 1e-9);
+  // Whole loads: the cap is ceil(1.1 x 5.5) = 7.
+  EXPECT_DOUBLE_EQ(b["requested_cap"].get<double>(), 7.0);
+  EXPECT_LE(b["max_load"].get<double>(), 7.0);
   EXPECT_EQ(b["load_of_slot"].size(), 16u);
   EXPECT_EQ(j["slot_of_task"].size(), 64u);
   EXPECT_EQ(j["lower_bound_method"], "degree-loads");

@@ -68,7 +68,9 @@ TEST(BalanceDaemonTest, RemapsLikeLocalAndReportsTheMoves) {
   ASSERT_TRUE(remote->balance.has_value());
   EXPECT_TRUE(remote->balance->balanced) << remote->balance->note;
   EXPECT_EQ(remote->balance->load_of_slot.size(), 64u);
-  EXPECT_LE(remote->balance->max_load, 1.05 * remote->balance->avg_load + 1e-9);
+  // Whole loads, 1,152 on 64 slots: the cap is ceil(1.05 x 18) = 19.
+  EXPECT_EQ(remote->balance->requested_cap, 19.0);
+  EXPECT_LE(remote->balance->max_load, 19.0);
 
   // The hot corner cools and another heats up: remap from the answer with at most
   // 100 objects moved; the reply lists them.

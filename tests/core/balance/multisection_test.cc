@@ -220,5 +220,48 @@ TEST(MultisectionTest, BalancedSolveOntoAnOddTopLevelCutsLess) {
   EXPECT_LE(top_cut, 67584) << "total " << report->hop_bytes;  // 61,440 + 10%
 }
 
+// Cliques of 9, 7, 9 and 7 objects (10 bytes between any two of one clique),
+// nothing between them.
+TaskGraph Cliques9797() {
+  TaskGraphBuilder builder(32);
+  TaskId first = 0;
+  for (const TaskId size : {9, 7, 9, 7}) {
+    for (TaskId u = first; u < first + size; ++u) {
+      for (TaskId v = u + 1; v < first + size; ++v) EXPECT_TRUE(builder.AddTraffic(u, v, 10).ok());
+    }
+    first += size;
+  }
+  return *std::move(builder).Build();
+}
+
+// 32 unit objects on the 4 PEs of H = 2:2 within 3%: the field's cap is ceil(1.03 x
+// 8) = 9, so each clique fits on a PE and nothing is cut. The multisection's last
+// level allows the same 9 (with (1 + eps) x 8 = 8.24 it cut a 9-clique).
+TEST(MultisectionTest, TheLowestLevelAllowsTheFieldsRoundedCap) {
+  const TaskGraph graph = Cliques9797();
+  const Allocation allocation = *Allocation::WholeMachine(Hierarchy({2, 2}, {1, 10}));
+  const BalanceInput input{graph, allocation};
+  const std::vector<SlotId> slots =
+      MultisectionPlacement(input, 0.03, {}, StopCondition(absl::InfiniteFuture()));
+  ASSERT_EQ(slots.size(), 32u);
+  EXPECT_EQ(BruteHopBytes(graph, allocation, slots), 0);
+  std::map<SlotId, int> count;
+  for (SlotId s : slots) ++count[s];
+  for (const auto& [slot, objects] : count) EXPECT_LE(objects, 9) << slot;
+
+  // The balanced solve takes 9 as its cap and calls the answer balanced.
+  MapperOptions options;
+  options.time_limit_seconds = 5;
+  BalanceOptions balance;
+  balance.imbalance = 0.03;
+  absl::StatusOr<MappingReport> report = SolveBalancedMapping(input, "partition", options, balance);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->balance.has_value());
+  EXPECT_EQ(report->balance->requested_cap, 9.0);
+  EXPECT_TRUE(report->balance->balanced) << report->balance->note;
+  EXPECT_EQ(report->balance->max_load, 9.0);
+  EXPECT_EQ(report->hop_bytes, 0);
+}
+
 }  // namespace
 }  // namespace hopmap
