@@ -149,6 +149,10 @@ class CandidateBook {
     }
     for (auto& [index, c] : listed_) {
       if (index <= winner || index >= end) continue;
+      // How far a stopped construction got depends on the clock: the report names
+      // it by the plan alone (no variant, no figures), the same on every run.
+      c.algorithm = c.algorithm.substr(0, c.algorithm.find('('));
+      c.stats.clear();
       c.hop_bytes = 0;
       c.max_link_load = 0;
       c.error = absl::StrCat("not needed: ", name, ", earlier in the plan, is at the lower bound");
