@@ -18,16 +18,27 @@ gen_graph() { # name -> $TMP/name.edgelist
     grid3d) "$HOPMAP" gen stencil3d-7 --dims 32x32x32 -o "$f" ;;
     rgg-*) "$HOPMAP" gen random-geometric --tasks "${name#rgg-}" --seed 1 -o "$f" ;;
     grid2d-*) "$HOPMAP" gen stencil2d-5 --dims "${name#grid2d-}" -o "$f" ;;
+    # The field's instances (data/instances/SOURCES.md), as published: METIS files
+    # written out as edge lists by hopmap's converter (same vertices, same numbering).
+    inst-*) "$HOPMAP" convert "${DATA:-data}/instances/${name#inst-}.graph" -o "$f" >/dev/null ;;
     *) die "unknown graph $name" ;;
   esac
 }
 
-# select_instances MODE: sets graphs=() and hierarchies=() for quick or full.
+# The field's instances in data/instances/.
+FIELD_INSTANCES=(inst-rgg_n_2_15_s0 inst-delaunay_n15 inst-4elt inst-wing inst-luxembourg.osm
+  inst-PGPgiantcompo)
+
+# select_instances MODE: sets graphs=() and hierarchies=() for quick, instances or full.
 select_instances() {
   case $1 in
     quick) graphs=(rgg15 grid3d); hierarchies=(4:16:16) ;;
-    full) graphs=(rgg15 rgg16 rgg17 grid2d grid3d); hierarchies=(4:16:16 4:16:64 4:8:6) ;;
-    *) die "unknown mode '$1' (quick or full)" ;;
+    instances) graphs=("${FIELD_INSTANCES[@]}"); hierarchies=(4:16:16) ;;
+    full)
+      graphs=(rgg15 rgg16 rgg17 grid2d grid3d "${FIELD_INSTANCES[@]}")
+      hierarchies=(4:16:16 4:16:64 4:8:6)
+      ;;
+    *) die "unknown mode '$1' (quick, instances or full)" ;;
   esac
 }
 

@@ -13,10 +13,11 @@
 # The cost of each tool's mapping is recomputed by `hopmap eval` (hop-bytes on the
 # hierarchy: w x D summed over edges), and the balance is checked there too.
 #
-# Usage: bash bench/hierarchy_scotch.sh [quick|full|one-per-pe]
+# Usage: bash bench/hierarchy_scotch.sh [quick|instances|full|one-per-pe]
 #   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16 (the issue's two
-#          figures); full: 2^15-2^17 random geometric, 2D 256x256 and 3D 32^3 grids
-#          onto 4:16:16, 4:16:64 and 4:8:6; one-per-pe: as many objects as PEs (a
+#          figures); instances: the six graphs of data/instances/ (KaHIP's, Walshaw's
+#          and DIMACS10's) onto 4:16:16; full: 2^15-2^17 random geometric, 2D 256x256
+#          and 3D 32^3 grids and those six onto 4:16:16, 4:16:64 and 4:8:6; one-per-pe: as many objects as PEs (a
 #          random geometric graph and a 2D grid onto each hierarchy), one per PE:
 #          `hopmap map` without --balance against Scotch with -b0.
 # Environment: BUILD (build), REPS (1: each tool once), TIME_LIMIT (hopmap's budget;

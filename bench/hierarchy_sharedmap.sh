@@ -13,9 +13,10 @@
 # `hopmap eval` (hop_bytes), and SharedMap's own "Final QAP", which counts every edge in
 # both directions, is checked to be twice that number.
 #
-# Usage: bash bench/hierarchy_sharedmap.sh [quick|full]
-#   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16; full: 2^15-2^17
-#          random geometric, 2D 256x256 and 3D 32^3 grids onto 4:16:16, 4:16:64, 4:8:6.
+# Usage: bash bench/hierarchy_sharedmap.sh [quick|instances|full]
+#   quick: random geometric 2^15 and a 3D grid 32^3 onto 4:16:16; instances: the six
+#          graphs of data/instances/ onto 4:16:16; full: 2^15-2^17 random geometric,
+#          2D 256x256 and 3D 32^3 grids and those six onto 4:16:16, 4:16:64, 4:8:6.
 # Build SharedMap first: bash bench/sharedmap/build.sh (about 20 minutes on 2 cores).
 # Environment: BUILD (build), SHAREDMAP (the SharedMap binary; default
 #   ${BUILD_ROOT:-/tmp/sharedmap-build}/SharedMap/build/SharedMap), SM_CONFIG (strong:
