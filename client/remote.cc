@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "core/io/graph_format.h"
+#include "core/io/machine_kinds.h"
 #include "core/io/machine_spec.h"
 #include "core/topology/catalog.h"
 #include "proto/convert/convert.h"
@@ -18,11 +20,13 @@
 namespace hopmap::cli {
 namespace {
 
-// The kind of a spec that names a local file (slurm:, graph:, matrix:), else "".
+// The kind of a spec that names a local file (a row of the kinds table that
+// reads_file: slurm:, graph:, matrix:), else "".
 std::string FileKindOf(const std::string& spec) {
-  if (spec.find(':') == std::string::npos) return "";
-  const std::string kind = spec.substr(0, spec.find(':'));
-  return kind == "slurm" || kind == "graph" || kind == "matrix" ? kind : "";
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) return "";
+  const MachineKind* kind = FindMachineKind(std::string_view(spec).substr(0, colon));
+  return kind != nullptr && kind->reads_file ? kind->name : "";
 }
 
 absl::StatusOr<std::string> ReadText(const std::string& path, const std::string& what) {

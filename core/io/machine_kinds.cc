@@ -95,7 +95,7 @@ MachineOrError ParseDragonfly(const MachineSpecParts& parts) {
   return Share(DragonflyMachine::Create((*gap)[0], (*gap)[1], (*gap)[2]), parts.spec);
 }
 
-// hierarchy:A1xA2, with distances= (and cores= only 1).
+// hierarchy:A1xA2, with distances= (cores= only 1: one_slot_per_node).
 MachineOrError ParseHierarchy(const MachineSpecParts& parts) {
   const std::string& spec = parts.spec;
   absl::StatusOr<std::vector<int32_t>> arities = ParseList(parts.args, 'x', "an arity", spec);
@@ -109,13 +109,6 @@ MachineOrError ParseHierarchy(const MachineSpecParts& parts) {
   }
   absl::StatusOr<std::vector<int32_t>> distances = ParseList(it->second, ',', "a distance", spec);
   if (!distances.ok()) return distances.status();
-  if (auto cores = parts.options.find("cores");
-      cores != parts.options.end() && cores->second != "1") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("machine spec '", spec,
-                     "': cores= does not apply to hierarchy (each PE is a node with one "
-                     "slot; the lowest level is the cores)"));
-  }
   return Share(HierarchyMachine::Create(*std::move(arities), *std::move(distances)), spec);
 }
 

@@ -297,6 +297,11 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   if (!machine.ok()) return machine.status();
   if (absl::Status s = RejectOtherKindsOptions(*kind, options, spec); !s.ok()) return s;
   if (auto it = options.find("cores"); it != options.end()) {
+    if (kind->one_slot_per_node && it->second != "1") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine spec '", spec, "': cores= does not apply to ", kind->name,
+                       " (each PE is a node with one slot; the lowest level is the cores)"));
+    }
     absl::StatusOr<int32_t> cores = ParsePositive(it->second, "cores=", spec);
     if (!cores.ok()) return cores.status();
     (*machine)->set_cores_per_node(*cores);
