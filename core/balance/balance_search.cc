@@ -459,4 +459,11 @@ bool TrimMigrations(BalancedPlacement& p, double cap, const StopCondition& stop)
   return p.MigrationLimitsHold();
 }
 
+void AddSearchStats(BalanceSearchStats& total, const BalanceSearchStats& more) {
+  total.passes += more.passes;
+  total.moves += more.moves;
+  total.swaps += more.swaps;
+  total.levels = std::max(total.levels, more.levels);
+}
+
 }  // namespace hopmap

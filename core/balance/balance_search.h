@@ -35,6 +35,10 @@ struct BalanceSearchStats {
   std::string why_not_balanced;
 };
 
+// Adds the figures of `more` to `total` (passes, moves and swaps summed, levels the
+// most): several searches after one start reported as one.
+void AddSearchStats(BalanceSearchStats& total, const BalanceSearchStats& more);
+
 // Moves objects off every slot above `cap` until none is, choosing each time, over
 // the most loaded slot's objects and the destinations with room (a free core of
 // the same node, the nodes of the object's neighbours, its current slot, the least

@@ -56,14 +56,6 @@ class PartitionBalancer final : public Balancer {
   absl::StatusOr<BalancerOutput> Balance(const BalancerInput& in) const override;
 };
 
-// The figures of several searches after a start, added up (levels: the most).
-void AddSearch(BalanceSearchStats& total, const BalanceSearchStats& more) {
-  total.passes += more.passes;
-  total.moves += more.moves;
-  total.swaps += more.swaps;
-  total.levels = std::max(total.levels, more.levels);
-}
-
 // The figures every search-based balancer reports, in this order.
 void AppendSearchStats(const BalanceSearchStats& search, std::vector<Statistic>& stats) {
   stats.push_back({"passes", static_cast<double>(search.passes)});
@@ -75,13 +67,7 @@ void AppendSearchStats(const BalanceSearchStats& search, std::vector<Statistic>&
 // Slots above `cap` (beyond LoadTolerance) under `slot_of_task`, background loads
 // included: what the runtime balancers, which do not search, report.
 int64_t SlotsOverCap(const BalanceInput& in, std::span<const SlotId> slot_of_task, double cap) {
-  std::vector<double> load(in.allocation.num_slots(), 0.0);
-  for (size_t s = 0; s < in.background_load.size() && s < load.size(); ++s) {
-    load[s] = in.background_load[s];
-  }
-  for (TaskId t = 0; t < static_cast<TaskId>(slot_of_task.size()); ++t) {
-    load[slot_of_task[t]] += LoadOf(in, t);
-  }
+  const std::vector<double> load = SlotLoads(in, slot_of_task);
   return std::count_if(load.begin(), load.end(),
                        [&](double l) { return l > cap + LoadTolerance(cap); });
 }
@@ -244,7 +230,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   out.why_not_balanced = std::move(why[best]);
   // Every start's search, added up in start order.
   BalanceSearchStats total;
-  for (const BalanceSearchStats& s : searched) AddSearch(total, s);
+  for (const BalanceSearchStats& s : searched) AddSearchStats(total, s);
   bool greedy_tried = false;
   if (std::get<0>(rank[best])) {
     // No start ended under the cap: GreedyLB's placement (heaviest object to the
@@ -252,7 +238,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
     // search. Kept when it ranks better.
     BalancedPlacement greedy(scratch, free_options, GreedyLbPlacement(scratch));
     const BalanceSearchStats stats = RepairAndRefine(greedy, in.cap.cap, in.stop);
-    AddSearch(total, stats);
+    AddSearchStats(total, stats);
     greedy_tried = true;
     if (Rank(greedy, in.cap.cap) < rank[best]) {
       out.why_not_balanced = stats.why_not_balanced;
@@ -354,7 +340,7 @@ class MigrateBalancer final : public Balancer {
       out.slot_of_task = std::move(result[run]);
       out.why_not_balanced = std::move(why[run]);
     }
-    for (const BalanceSearchStats& s : searched) AddSearch(total, s);
+    for (const BalanceSearchStats& s : searched) AddSearchStats(total, s);
     const int remaps_run = static_cast<int>(std::count(ran.begin(), ran.end(), 1));
     finish(remaps_run, !every_round || remaps_run < kRemaps);
     return out;

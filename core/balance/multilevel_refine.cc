@@ -117,13 +117,6 @@ std::unique_ptr<Level> Coarsen(const BalanceInput& finer, std::span<const SlotId
   return level;
 }
 
-void Add(BalanceSearchStats& total, const BalanceSearchStats& more) {
-  total.passes += more.passes;
-  total.moves += more.moves;
-  total.swaps += more.swaps;
-  total.levels = std::max(total.levels, more.levels);
-}
-
 // Refines `start` (slots of `input`'s allocation) by the V-cycle: the levels
 // above `input` coarsest first, each starting from the one above, then `input`
 // itself. Returns the refined placement of `input`'s objects.
@@ -154,14 +147,14 @@ std::vector<SlotId> VCycle(const BalanceInput& input, const BalanceOptions& bala
       }
     }
     BalancedPlacement coarse(*level.input, balance, std::move(coarse_start));
-    Add(stats, RefineBalanced(coarse, cap, options.refine, stop));
+    AddSearchStats(stats, RefineBalanced(coarse, cap, options.refine, stop));
     above = std::move(coarse).Release();
   }
   if (!levels.empty()) {
     for (size_t t = 0; t < start.size(); ++t) start[t] = above[levels[0]->cluster_of[t]];
   }
   BalancedPlacement refined(input, balance, std::move(start));
-  Add(stats, RefineBalanced(refined, cap, options.refine, stop));
+  AddSearchStats(stats, RefineBalanced(refined, cap, options.refine, stop));
   return std::move(refined).Release();
 }
 
@@ -294,7 +287,7 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
       BalancedPlacement spread(placement.input(), placement.options(),
                                SpreadOnCores(placement, nodes));
       if (spread.max_slot_load() > cap + LoadTolerance(cap)) RepairBalance(spread, cap, stop);
-      Add(stats, RefineBalanced(spread, cap, options.refine, stop));
+      AddSearchStats(stats, RefineBalanced(spread, cap, options.refine, stop));
       const double limit = std::max(cap, placement.max_slot_load()) + LoadTolerance(cap);
       if (spread.max_slot_load() <= limit && spread.objective() <= placement.objective() &&
           (spread.MigrationLimitsHold() || !placement.MigrationLimitsHold())) {
@@ -311,11 +304,7 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop) {
   BalanceSearchStats stats = RepairBalance(placement, cap, stop);
-  const BalanceSearchStats refined = MultilevelRefine(placement, cap, {}, stop);
-  stats.passes += refined.passes;
-  stats.moves += refined.moves;
-  stats.swaps += refined.swaps;
-  stats.levels = refined.levels;
+  AddSearchStats(stats, MultilevelRefine(placement, cap, {}, stop));
   if (!stats.balanced) {
     const BalanceSearchStats again = RepairBalance(placement, cap, stop);
     stats.moves += again.moves;
@@ -373,7 +362,7 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
     for (double k = kFirstPrice; unit > 0 && k < kMaxPrice && !stop.ShouldStop();) {
       priced.migration_cost = rules.migration_cost + k * unit;
       BalancedPlacement trial(in, priced, std::move(slots));
-      Add(priced_stats, MultilevelRefine(trial, cap, {}, stop));
+      AddSearchStats(priced_stats, MultilevelRefine(trial, cap, {}, stop));
       const bool done = within(trial);
       const double ratio = over(trial);
       slots = std::move(trial).Release();
@@ -384,7 +373,7 @@ BalanceSearchStats TrimAndRefine(BalancedPlacement& placement, double cap,
   }
   TrimMigrations(placement, cap, stop);
   BalanceSearchStats stats = RepairAndRefine(placement, cap, stop);
-  Add(stats, priced_stats);
+  AddSearchStats(stats, priced_stats);
   return stats;
 }
 

@@ -224,12 +224,13 @@ absl::StatusOr<TaskGraph> ParseScotchGraph(absl::string_view text, const std::st
   if (absl::Status s = ReadVertices(reader, *header, records); !s.ok()) return s;
   const bool has_labels = header->has_labels;
   const int64_t baseval = header->baseval;
-  std::vector<TaskId> adjncy(records.ends.size());
+  std::vector<TaskId> adjncy;  // one per arc: allocated once, by the branch that fills it
   if (has_labels) {
     absl::StatusOr<std::vector<TaskId>> resolved = ResolveLabels(records, source);
     if (!resolved.ok()) return resolved.status();
     adjncy = *std::move(resolved);
   } else {
+    adjncy.resize(records.ends.size());
     for (size_t e = 0; e < records.ends.size(); ++e) {
       adjncy[e] = static_cast<TaskId>(records.ends[e] - baseval);
     }

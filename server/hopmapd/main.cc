@@ -155,10 +155,9 @@ std::shared_ptr<grpc::ServerCredentials> TcpCredentials(const DaemonFlags& flags
   return grpc::SslServerCredentials(ssl);
 }
 
-// The machine catalog (with --config and --state-dir) and the service that owns it;
-// `catalog_view` is set to the catalog. Null (said why) when either fails.
-std::unique_ptr<MapperService> CreateService(const DaemonFlags& flags,
-                                             MachineCatalog** catalog_view) {
+// The machine catalog (with --config and --state-dir) and the service that owns it
+// (MapperService::catalog()). Null (said why) when either fails.
+std::unique_ptr<MapperService> CreateService(const DaemonFlags& flags) {
   absl::StatusOr<std::unique_ptr<MachineCatalog>> catalog =
       MachineCatalog::Open(flags.config, flags.state_dir);
   if (!catalog.ok()) {
@@ -170,7 +169,6 @@ std::unique_ptr<MapperService> CreateService(const DaemonFlags& flags,
   for (const std::string& line : (*catalog)->rejected()) {
     Say(absl::StrCat("stored machine not loaded: ", line));
   }
-  *catalog_view = catalog->get();
   absl::StatusOr<std::unique_ptr<MapperService>> service =
       MapperService::Create(*std::move(catalog), flags.service);
   if (!service.ok()) {
@@ -332,9 +330,9 @@ int Run(DaemonFlags& flags, const sigset_t& stop_signals) {
   if (!CheckFlags(flags)) return 1;
   const std::shared_ptr<grpc::ServerCredentials> tcp_credentials = TcpCredentials(flags);
   if (tcp_credentials == nullptr) return 1;
-  MachineCatalog* catalog_view = nullptr;
-  std::unique_ptr<MapperService> service = CreateService(flags, &catalog_view);
+  std::unique_ptr<MapperService> service = CreateService(flags);
   if (service == nullptr) return 1;
+  MachineCatalog* catalog_view = &service->catalog();
   // The shared catalog's watcher writes to the catalog the service owns, so it is
   // declared after the service: destroyed (the watcher stopped) first.
   std::unique_ptr<EtcdCatalog> shared;
