@@ -9,7 +9,9 @@
 # times instead.
 #
 #   bash bench/compare_answers.sh OLD_BUILD_DIR NEW_BUILD_DIR
-#   e.g. bash bench/compare_answers.sh /work/wt-base/build build
+#   e.g. the build before a change, beside this one:
+#     git worktree add --detach /tmp/hopmap-old HEAD~1 && bash /tmp/hopmap-old/deploy/build.sh
+#     bash bench/compare_answers.sh /tmp/hopmap-old/build build
 #
 # NEW runs twice first: a request whose two answers differ is not deterministic,
 # and its OLD/NEW comparison says nothing. Every search is seeded, runs on 2 threads
