@@ -14,6 +14,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   # node=hwloc:FILE (core/io/hwloc_node.cc) reads lstopo's XML with libhwloc.
   libhwloc-dev
+  # Slurm's topology.yaml (core/io/slurm_topology_yaml.cc) is read with yaml-cpp.
+  libyaml-cpp-dev
   # hopmapd checks its TLS certificate and key with OpenSSL; the TLS test makes a
   # self-signed certificate with the openssl command.
   libssl-dev openssl
