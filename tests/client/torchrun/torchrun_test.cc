@@ -96,6 +96,14 @@ class Launchers {
   std::vector<pid_t> running_;
 };
 
+// A temporary folder, removed with what the test wrote in it even when it fails.
+struct ScratchDir {
+  std::string path;
+  ~ScratchDir() {
+    if (!path.empty()) std::system(("rm -rf '" + path + "'").c_str());
+  }
+};
+
 struct Placement {
   std::string host;
   std::string gpu;
@@ -108,7 +116,8 @@ TEST(TorchrunTest, RanksRunOnTheHostsAndGpusHopmapGaveThem) {
       << "): install Debian's python3-torch (bash deploy/install-deps.sh)";
   std::string dir_template = ::testing::TempDir() + "/hopmap_torchrun_XXXXXX";
   ASSERT_NE(mkdtemp(dir_template.data()), nullptr);
-  const std::string dir = dir_template;
+  const ScratchDir scratch{dir_template};
+  const std::string& dir = scratch.path;
 
   // 4 ranks of a ring, 2 hosts (nodes 3 and 1 of a 4-node ring) x 2 GPUs.
   ASSERT_EQ(RunHopmap("gen ring --tasks 4 --bytes 4096 -o " + dir + "/ring.edgelist").exit_code, 0);
@@ -170,7 +179,6 @@ TEST(TorchrunTest, RanksRunOnTheHostsAndGpusHopmapGaveThem) {
     EXPECT_EQ(where.host, expected[rank].host) << "rank " << rank << "\n" << placement.out;
     EXPECT_EQ(where.gpu, expected[rank].gpu) << "rank " << rank << "\n" << placement.out;
   }
-  std::system(("rm -rf " + dir).c_str());
 }
 
 }  // namespace
