@@ -32,7 +32,8 @@ struct MapFlags {
   double time_limit = 0;  // 0: sized to the job (DefaultTimeLimitSeconds)
   uint64_t seed = 1;
   int64_t iteration_limit = 0;
-  std::string initial;  // a mapping file to start from
+  std::string initial;      // a mapping file to start from
+  int32_t keep_blocks = 1;  // tasks K*i .. K*i+K-1 on one node
   std::string format = "json";
   std::string output;
   bool quiet = false;
@@ -98,6 +99,7 @@ absl::StatusOr<SolveRequest> RequestFromFlags(const MapFlags& flags, const Mappe
   SolveRequest request;
   request.algorithm = flags.algorithm;
   request.options = options;
+  request.keep_blocks = flags.keep_blocks;
   if (flags.balance.active()) {
     absl::StatusOr<BalanceRequest> balance =
         LoadBalanceRequest(flags.balance, flags.initial, num_tasks, allocation);
@@ -117,6 +119,7 @@ absl::Status RunMapLocal(const MapFlags& flags, MappingFormat format,
   SolveRequest named;
   named.algorithm = flags.algorithm;
   named.options = options;
+  named.keep_blocks = flags.keep_blocks;
   if (flags.balance.active()) named.balance.emplace();
   if (std::optional<RequestError> bad = CheckSolveOptions(named)) return bad->status;
   absl::StatusOr<Problem> problem = LoadProblem(flags.problem);
@@ -258,6 +261,13 @@ void AddMapCommand(CLI::App& root, Action& run) {
                   "0: only --time-limit stops them. A search that ends on this limit gives the "
                   "same answer on every run with the same --seed and --threads")
       ->check(NonNegativeInteger())
+      ->capture_default_str();
+  cmd->add_option("--keep-blocks", flags->keep_blocks,
+                  "Keep tasks K*i .. K*i+K-1 together on one node, on consecutive cores, as "
+                  "launchers that give each host a block of consecutive ranks need (torchrun "
+                  "--nproc-per-node K, a Kubernetes pod per host); K divides the cores per node "
+                  "and the task count; 1: no constraint")
+      ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--format", flags->format,
                   "Output: json (the full report), perm, rankfile (Open MPI; slot=P:C with node=), "

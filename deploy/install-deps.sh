@@ -59,6 +59,9 @@ packages=(
   universal-ctags
   # The documented commands' check (tests/docs/check_docs.py).
   python3
+  # The torchrun test (tests/client/torchrun) launches a real PyTorch job, gloo on
+  # CPU, from hopmap's --format torchrun: Debian's PyTorch, /usr/bin/torchrun.
+  python3-torch
 )
 
 [[ $# -eq 0 ]] || packages=("$@")

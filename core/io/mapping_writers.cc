@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/io/gpu_launch_writers.h"
 
 namespace hopmap {
 namespace {
@@ -14,7 +15,7 @@ struct FormatEntry {
   const char* name;
 };
 
-constexpr std::array<FormatEntry, 10> kFormats = {{
+constexpr std::array<FormatEntry, 13> kFormats = {{
     {MappingFormat::kJson, "json"},
     {MappingFormat::kPerm, "perm"},
     {MappingFormat::kRankfile, "rankfile"},
@@ -25,6 +26,9 @@ constexpr std::array<FormatEntry, 10> kFormats = {{
     {MappingFormat::kMpichRankOrder, "mpich-rank-order"},
     {MappingFormat::kBgMapfile, "bg-mapfile"},
     {MappingFormat::kCsv, "csv"},
+    {MappingFormat::kTorchrun, "torchrun"},
+    {MappingFormat::kSlurmGpu, "slurm-gpu"},
+    {MappingFormat::kK8sPods, "k8s-pods"},
 }};
 
 // Hostnames go into whitespace-separated files unquoted (and hydra's "HOST:COUNT"
@@ -55,7 +59,8 @@ absl::StatusOr<std::vector<std::string>> PositionNames(const Allocation& allocat
     names[p] = allocation.machine().NodeName(allocation.node_at(p));
     if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile ||
         format == MappingFormat::kHydra || format == MappingFormat::kRankNodeCore ||
-        format == MappingFormat::kMapCpu) {
+        format == MappingFormat::kMapCpu || format == MappingFormat::kTorchrun ||
+        format == MappingFormat::kSlurmGpu) {
       if (absl::Status s = CheckPlainName(allocation, allocation.node_at(p), names[p], format);
           !s.ok()) {
         return s;
@@ -269,6 +274,10 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
 
   if (format == MappingFormat::kHydra) return HydraMachinefile(allocation, slot_of_task, *names);
   if (format == MappingFormat::kMapCpu) return MapCpuLists(allocation, slot_of_task, *names);
+  if (format == MappingFormat::kTorchrun)
+    return TorchrunPlacement(allocation, slot_of_task, *names);
+  if (format == MappingFormat::kSlurmGpu) return SlurmGpuHostfile(allocation, slot_of_task, *names);
+  if (format == MappingFormat::kK8sPods) return KubernetesPods(allocation, slot_of_task, *names);
   const NodeInterior* interior = machine.node_interior().get();
 
   std::string out;
@@ -309,6 +318,9 @@ absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
       case MappingFormat::kHydra:
       case MappingFormat::kMapCpu:
       case MappingFormat::kMpichRankOrder:
+      case MappingFormat::kTorchrun:
+      case MappingFormat::kSlurmGpu:
+      case MappingFormat::kK8sPods:
         break;  // handled above
     }
   }

@@ -60,10 +60,22 @@ enum class MappingFormat {
   // CSV: header "task,slot,node,hostname,core", then one row per task (node = the
   // machine node id). Hostnames with ',', '"' or line breaks are quoted (RFC 4180).
   kCsv,
+  // GPU launchers (core/io/gpu_launch_writers.h; the core of a slot is the local GPU
+  // index). torchrun: per host in node-rank order a '#' line with its torchrun
+  // command, then "HOST NODE_RANK CUDA_VISIBLE_DEVICES"; every host must hold one
+  // block of nproc consecutive ranks (FailedPrecondition naming the first that does
+  // not: map with keep_blocks).
+  kTorchrun,
+  // Slurm hostfile (SLURM_HOSTFILE, srun --distribution=arbitrary) after '#' lines
+  // with the srun command and its --gpu-bind=map_gpu: list, or saying none fits.
+  kSlurmGpu,
+  // JSON {"pods": [{"index": i, "node": HOST, "gpus": [...]}]}, a Kubernetes pod per
+  // host, pod index = torchrun node rank; torchrun's block rule.
+  kK8sPods,
 };
 
 // "json", "perm", "rankfile", "rank-node-core", "hostfile", "map-cpu", "hydra",
-// "mpich-rank-order", "bg-mapfile", "csv";
+// "mpich-rank-order", "bg-mapfile", "csv", "torchrun", "slurm-gpu", "k8s-pods";
 // the error lists them.
 absl::StatusOr<MappingFormat> ParseMappingFormat(absl::string_view name);
 std::string MappingFormatName(MappingFormat format);
@@ -71,9 +83,9 @@ std::string MappingFormatName(MappingFormat format);
 // Writes `slot_of_task` (validated first with ValidateMapping) in `format`. Every
 // format but kJson (InvalidArgument). The text ends with a newline. Hostnames
 // with whitespace or control characters cannot be written to a rankfile or a
-// hostfile (InvalidArgument, naming the node). `many_per_slot` (objects of the
-// balanced problem): slots may repeat, and only kPerm and kCsv are available (the
-// others place one process per core: InvalidArgument saying so).
+// hostfile (InvalidArgument, naming the node); k8s-pods writes them as JSON
+// strings. `many_per_slot` (objects of the balanced problem): slots may repeat, and only kPerm and
+// kCsv are available (the others place one process per core: InvalidArgument saying so).
 absl::StatusOr<std::string> FormatMapping(const Allocation& allocation,
                                           std::span<const SlotId> slot_of_task,
                                           MappingFormat format, bool many_per_slot = false);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/balance/balancers.h"
 #include "core/mappers/portfolio/registry.h"
+#include "core/solve/keep_blocks.h"
 #include "core/solve/measure.h"
 #include "core/solve/solve_balanced.h"
 
@@ -54,6 +55,7 @@ std::optional<RequestError> CheckGraphHasTasks(const TaskGraph& graph) {
 
 std::optional<RequestError> CheckSolveOptions(const SolveRequest& request) {
   if (absl::Status s = request.options.Validate(); !s.ok()) return Problem("options", s);
+  if (auto bad = CheckKeepBlocksOption(request)) return bad;
   if (request.balance.has_value()) {
     if (absl::StatusOr<std::unique_ptr<Balancer>> b = CreateBalancer(request.algorithm); !b.ok()) {
       return Problem("algorithm", b.status());
@@ -80,7 +82,7 @@ std::optional<RequestError> CheckSolveInputs(const SolveRequest& request) {
   if (absl::Status s = CheckFits(*request.graph, *request.allocation); !s.ok()) {
     return Problem("", s);
   }
-  return std::nullopt;
+  return CheckKeepBlocksInputs(request);
 }
 
 std::optional<RequestError> CheckSolveRequest(const SolveRequest& request) {
@@ -125,6 +127,7 @@ absl::StatusOr<MappingReport> SolveCheckedRequest(const SolveRequest& request,
                                 request.algorithm, request.options, request.balance->options,
                                 control);
   }
+  if (request.keep_blocks > 1) return SolveKeepingBlocks(request, control);
   SolveControl with_initial = control;
   with_initial.initial = request.initial.empty() ? nullptr : &request.initial;
   return SolveMapping(*request.graph, *request.allocation, request.algorithm, request.options,

@@ -50,6 +50,11 @@ struct SolveRequest {
   MapperOptions options;
   // A mapping to start from (the mapping problem only; empty: none).
   std::vector<SlotId> initial;
+  // Tasks K*i .. K*i+K-1 stay together on one node, on consecutive cores in task
+  // order (core/solve/keep_blocks.h), as launchers that give each node a block of
+  // consecutive ranks need (torchrun, Kubernetes pods). K divides the cores per node
+  // and the task count; 1: no constraint. The mapping problem only.
+  int32_t keep_blocks = 1;
   // Set: the balanced problem (many objects per slot); the current placement is
   // balance->current_slot.
   std::optional<BalanceRequest> balance;
@@ -66,7 +71,7 @@ struct EvaluateRequest {
 };
 
 // What is wrong with a request, and the request field it concerns ("algorithm",
-// "initial", "balance", "slot_of_task", "options"; "" when no one field is: more
+// "initial", "balance", "slot_of_task", "options", "keep_blocks"; "" when no one field is: more
 // tasks than slots), so that each edge can name the field its own way (hopmapd's
 // proto field, the CLI's flag).
 struct RequestError {

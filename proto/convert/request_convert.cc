@@ -46,6 +46,7 @@ absl::StatusOr<SolveRequest> SolveRequestFromProto(const v1::MapRequest& request
   options.time_limit_seconds = time_limit;
   out.initial.assign(request.initial_slot_of_task().begin(), request.initial_slot_of_task().end());
   if (request.has_balance()) out.balance = BalanceRequestFromProto(request.balance());
+  out.keep_blocks = request.keep_blocks() == 0 ? 1 : request.keep_blocks();
   return out;
 }
 
@@ -60,6 +61,7 @@ void SolveRequestToProto(const SolveRequest& request, v1::MapRequest* out) {
   out->set_threads(options.threads);
   out->mutable_initial_slot_of_task()->Assign(request.initial.begin(), request.initial.end());
   if (request.balance.has_value()) BalanceRequestToProto(*request.balance, out->mutable_balance());
+  out->set_keep_blocks(request.keep_blocks);
 }
 
 absl::StatusOr<EvaluateRequest> EvaluateRequestFromProto(const v1::EvaluateRequest& request) {

@@ -82,6 +82,36 @@ TEST(DaemonTest, ServesHealthAndTheSameMappingAsLocal) {
   EXPECT_EQ(daemon.Signal(SIGTERM), 0);
 }
 
+// --keep-blocks crosses the wire (MapRequest.keep_blocks): the same blocks, the same
+// torchrun file, and the daemon names the field it refuses.
+TEST(DaemonTest, KeepsBlocksLikeLocal) {
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("blocks.log"))) << daemon.error();
+  const std::string graph = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_minife_1024.edgelist";
+  const std::string args = "map --machine fattree-64x64 --nodes 0-255 --cores 4 --graph " + graph +
+                           " --threads 2 --time-limit 120 --iterations 10 --keep-blocks 4";
+  auto local = RunHopmap(args + " --local");
+  auto remote = RunHopmap(args + " --server " + daemon.address() + " --quiet");
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  ASSERT_EQ(remote.exit_code, 0) << remote.err;
+  const nlohmann::json answer = nlohmann::json::parse(local.out);
+  EXPECT_EQ(WithoutTimes(answer), WithoutTimes(nlohmann::json::parse(remote.out)));
+  const std::vector<int> slots = answer["slot_of_task"].get<std::vector<int>>();
+  ASSERT_EQ(slots.size(), 1024u);
+  for (size_t t = 0; t < slots.size(); ++t) EXPECT_EQ(slots[t], slots[t - t % 4] + t % 4) << t;
+  auto local_tr = RunHopmap(args + " --local --format torchrun -q");
+  auto remote_tr = RunHopmap(args + " --server " + daemon.address() + " --format torchrun -q");
+  ASSERT_EQ(local_tr.exit_code, 0) << local_tr.err;
+  EXPECT_EQ(local_tr.out, remote_tr.out);
+  auto refused = RunHopmap("map --server " + daemon.address() +
+                           " --machine fattree-64x64 --nodes 0-255 --cores 4 --graph " + graph +
+                           " --keep-blocks 3");
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_THAT(refused.err, HasSubstr("keep_blocks: blocks of 3 tasks must divide the 4 slots "
+                                     "per node"));
+  EXPECT_EQ(daemon.Signal(SIGTERM), 0);
+}
+
 TEST(DaemonTest, BadRequestsGetTheirCodeAndMessage) {
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.Start({"--max-tasks", "5000"}, TempPath("bad.log"))) << daemon.error();

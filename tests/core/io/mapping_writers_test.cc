@@ -56,8 +56,9 @@ std::string MustFormat(const Allocation& a, const std::vector<SlotId>& mapping,
 }
 
 TEST(MappingWritersTest, FormatNamesRoundTrip) {
-  for (const char* name : {"json", "perm", "rankfile", "rank-node-core", "hostfile", "map-cpu",
-                           "hydra", "mpich-rank-order", "bg-mapfile", "csv"}) {
+  for (const char* name :
+       {"json", "perm", "rankfile", "rank-node-core", "hostfile", "map-cpu", "hydra",
+        "mpich-rank-order", "bg-mapfile", "csv", "torchrun", "slurm-gpu", "k8s-pods"}) {
     absl::StatusOr<MappingFormat> f = ParseMappingFormat(name);
     ASSERT_TRUE(f.ok()) << name;
     EXPECT_EQ(MappingFormatName(*f), name);
@@ -68,7 +69,8 @@ TEST(MappingWritersTest, FormatNamesRoundTrip) {
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(),
             "unknown mapping format 'xml'; known: json, perm, rankfile, rank-node-core, "
-            "hostfile, map-cpu, hydra, mpich-rank-order, bg-mapfile, csv");
+            "hostfile, map-cpu, hydra, mpich-rank-order, bg-mapfile, csv, torchrun, slurm-gpu, "
+            "k8s-pods");
 }
 
 TEST(MappingWritersTest, Perm) {

@@ -187,6 +187,17 @@ TEST(ConvertTest, SolveRequestRoundTrip) {
   EXPECT_EQ(back->balance->options.max_migrations, 2);
   EXPECT_EQ(back->balance->options.max_migration_bytes, 25);
   EXPECT_EQ(back->balance->options.migration_cost, 0.25);
+  EXPECT_EQ(back->keep_blocks, 1);  // unset on the wire: no blocks
+
+  // keep_blocks travels (0 on the wire, an older client's, is 1).
+  SolveRequest blocks;
+  blocks.keep_blocks = 4;
+  v1::MapRequest blocks_message;
+  SolveRequestToProto(blocks, &blocks_message);
+  EXPECT_EQ(blocks_message.keep_blocks(), 4);
+  EXPECT_EQ(SolveRequestFromProto(blocks_message)->keep_blocks, 4);
+  blocks_message.clear_keep_blocks();
+  EXPECT_EQ(SolveRequestFromProto(blocks_message)->keep_blocks, 1);
 
   // A bad field is named.
   message.set_objective("fastest");
