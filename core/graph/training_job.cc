@@ -2,8 +2,8 @@
 
 #include <functional>
 #include <limits>
+#include <set>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -269,7 +269,7 @@ absl::Status TrainingJob::Validate() const {
 
 absl::StatusOr<TrainingJob> ParseTrainingJob(absl::string_view spec) {
   TrainingJob job;
-  absl::flat_hash_set<std::string> seen;
+  std::set<std::string, std::less<>> seen;
   for (absl::string_view item : absl::StrSplit(spec, ',', absl::SkipEmpty())) {
     const size_t eq = item.find('=');
     const absl::string_view key = item.substr(0, eq);
