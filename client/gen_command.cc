@@ -59,10 +59,16 @@ void AddGenCommand(CLI::App& root, Action& run) {
   cmd->add_option("kind", flags->options.kind, "Pattern to generate (listed above)")->required();
   cmd->add_option("--dims", flags->dims, "Grid dims for stencils and fft2d, e.g. 64x64");
   cmd->add_flag("--wrap", flags->options.wrap, "Stencils: periodic boundaries");
-  cmd->add_option("--bytes", flags->options.bytes, "Bytes per message")->capture_default_str();
+  cmd->add_option("--bytes", flags->options.bytes,
+                  "Bytes per message (not training: its bytes are per step, from the job)")
+      ->capture_default_str();
   cmd->add_option("--tasks", flags->options.tasks,
                   "Number of tasks (ring, recursive-doubling, binomial-tree, bruck, "
-                  "random-geometric)");
+                  "random-geometric); training: the GPU count the job must fill");
+  cmd->add_option("--job", flags->options.job,
+                  "training: the job, KEY=VALUE,... with keys tp pp dp cp ep gpus hidden layers "
+                  "seq micro-batch-size micro-batches vocab dtype grad-dtype experts moe-topk "
+                  "moe-ffn-hidden (docs/gpu.md)");
   cmd->add_option("--radius", flags->options.radius,
                   "random-geometric: connection radius in the unit square (0: mean degree ~8)")
       ->capture_default_str();

@@ -199,7 +199,10 @@ void AddSimulateCommand(CLI::App& root, Action& run) {
   cmd->add_option("--pattern", flags->patterns,
                   "The phases of one iteration, in order (repeatable): graph (every edge's bytes, "
                   "half each way), allgather:BYTES (recursive doubling, BYTES per task), "
-                  "alltoall:BYTES (pairwise exchange); default graph");
+                  "alltoall:BYTES (pairwise exchange), ring-allreduce:BYTES and "
+                  "tree-allreduce:BYTES (NCCL's ring and double binary tree), training:SPEC (one "
+                  "step of a training job, the spec of gen training --job plus "
+                  "allreduce=ring|tree); default graph");
   cmd->add_option("--iterations", flags->iterations,
                   "Iterations simulated one after the other (1 to 1000)")
       ->capture_default_str();

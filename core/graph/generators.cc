@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/graph/training_job.h"
 
 namespace hopmap {
 namespace {
@@ -22,6 +23,7 @@ constexpr char kBinomialTree[] = "binomial-tree";
 constexpr char kBruck[] = "bruck";
 constexpr char kFft2d[] = "fft2d";
 constexpr char kRandomGeometric[] = "random-geometric";
+constexpr char kTraining[] = "training";
 
 // What a kind needs: grid dims (how many) or a task count.
 struct KindShape {
@@ -118,6 +120,18 @@ absl::Status CheckWeights(const GeneratorOptions& o, int64_t n) {
                      " is too large: an exchange weighs 2 x bytes, which overflows 64 bits"));
   }
   return absl::OkStatus();
+}
+
+// The training kind's job: the spec, with `tasks` as its GPU count when given.
+absl::StatusOr<TrainingJob> TrainingJobOf(const GeneratorOptions& o) {
+  absl::StatusOr<TrainingJob> job = ParseTrainingJob(o.job);
+  if (!job.ok()) return absl::InvalidArgumentError(absl::StrCat("job: ", job.status().message()));
+  if (o.tasks != 0 && o.tasks != job->num_gpus()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tasks: ", o.tasks, ", but the job's tp*cp*dp*pp = ", job->tp, "*", job->cp,
+                     "*", job->dp, "*", job->pp, " = ", job->num_gpus()));
+  }
+  return job;
 }
 
 absl::Status Annotate(const GeneratorOptions& o, const absl::Status& status) {
@@ -295,6 +309,8 @@ const std::vector<GeneratorKind>& GeneratorKinds() {
       {kFft2d, "2D FFT transposes: all-to-all within each row and column; dims R,C"},
       {kRandomGeometric,
        "random geometric graph in the unit square; tasks, radius (0: mean degree ~8), seed"},
+      {kTraining,
+       "one step of a Megatron-LM training job (TP, PP, DP, CP, EP groups); job, bytes per step"},
   };
   return *kinds;
 }
@@ -315,10 +331,20 @@ absl::Status GeneratorOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("radius: only random-geometric uses a radius; ", kind, " got ", radius));
   }
+  if (!job.empty() && kind != kTraining) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job: only training takes a job; ", kind, " got '", job, "'"));
+  }
   const KindShape shape = ShapeOf(kind);
   if (wrap && !shape.stencil) {
     return absl::InvalidArgumentError(
         absl::StrCat("wrap: only the stencils have boundaries to wrap; ", kind, " does not"));
+  }
+  if (kind == kTraining) {
+    if (!dims.empty()) {
+      return absl::InvalidArgumentError("dims: training takes its size from the job, not dims");
+    }
+    return TrainingJobOf(*this).status();
   }
   int64_t n = 0;
   if (shape.grid_dims > 0) {
@@ -380,6 +406,9 @@ absl::StatusOr<TaskGraph> GenerateGraph(const GeneratorOptions& options) {
     graph = Fft2d(options);
   } else if (options.kind == kRandomGeometric) {
     graph = RandomGeometric(options);
+  } else if (options.kind == kTraining) {
+    absl::StatusOr<TrainingJob> job = TrainingJobOf(options);
+    graph = job.ok() ? TrainingGraph(*job) : job.status();
   } else {
     graph = Collective(options);
   }

@@ -54,6 +54,10 @@ namespace hopmap {
 //      strictly closer than `radius` are joined by an edge of weight b. radius 0
 //      picks sqrt(8 / (pi (n-1))), a mean degree of about 8 (a little less, for
 //      the points near the border).
+//  training
+//      One step of a training job given by `job` (training_job.h, TrainingGraph):
+//      one task per GPU rank, weights in bytes per step; `bytes` does not apply,
+//      and `tasks`, when given, is the GPU count the layout must fill.
 struct GeneratorOptions {
   std::string kind;
   // Stencils and fft2d: the grid dims, first dim fastest.
@@ -69,6 +73,8 @@ struct GeneratorOptions {
   double radius = 0;
   // random-geometric: the std::mt19937_64 seed.
   uint64_t seed = 1;
+  // training: the job, as ParseTrainingJob reads it ("tp=2,pp=2,dp=2,hidden=1024").
+  std::string job;
 
   // Names the bad field and value, e.g. "dims: stencil2d-5 needs 2 dims, got 3".
   // Also refuses more than kMaxTasks tasks and more than kMaxGeneratedEdges edges.

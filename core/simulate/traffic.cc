@@ -2,8 +2,12 @@
 
 #include <bit>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "core/simulate/training_traffic.h"
 
 namespace hopmap {
 namespace {
@@ -24,6 +28,61 @@ std::vector<TaskFlow> GraphPhase(const TaskGraph& graph) {
   return flows;
 }
 
+constexpr char kPatternNames[] =
+    "graph, allgather:BYTES, alltoall:BYTES, ring-allreduce:BYTES, tree-allreduce:BYTES or "
+    "training:SPEC";
+
+// "training:SPEC": the job, with allreduce=ring|tree taken out first.
+absl::StatusOr<CommunicationPattern> ParseTrainingPattern(absl::string_view text,
+                                                          absl::string_view spec) {
+  CommunicationPattern pattern;
+  pattern.kind = PatternKind::kTraining;
+  std::vector<absl::string_view> job_items;
+  for (absl::string_view item : absl::StrSplit(spec, ',', absl::SkipEmpty())) {
+    if (!absl::StartsWith(item, "allreduce=")) {
+      job_items.push_back(item);
+    } else if (item == "allreduce=tree") {
+      pattern.allreduce = AllReduceAlgorithm::kTree;
+    } else if (item != "allreduce=ring") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("pattern '", text, "': allreduce: use ring or tree, got '", item, "'"));
+    }
+  }
+  absl::StatusOr<TrainingJob> job = ParseTrainingJob(absl::StrJoin(job_items, ","));
+  if (!job.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern '", text, "': ", job.status().message()));
+  }
+  pattern.training = *std::move(job);
+  return pattern;
+}
+
+absl::StatusOr<std::vector<std::vector<TaskFlow>>> TrainingPatternPhases(
+    const CommunicationPattern& pattern, int64_t p) {
+  const TrainingJob& job = pattern.training;
+  if (job.num_gpus() != p) {
+    return absl::InvalidArgumentError(absl::StrCat("pattern '", pattern.Name(),
+                                                   "': the job has tp*cp*dp*pp = ", job.num_gpus(),
+                                                   " ranks, the graph ", p, " tasks"));
+  }
+  // The all-to-alls dominate the flow count: refuse them before building them.
+  if (job.experts > 0 && job.num_gpus() * (job.ep - 1) > kMaxFlowsPerIteration) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pattern '", pattern.Name(), "': the expert all-to-alls send ",
+                     job.num_gpus() * (job.ep - 1), " messages; simulate takes at most ",
+                     kMaxFlowsPerIteration));
+  }
+  return TrainingPhases(job, TrainingPhaseOptions{.allreduce = pattern.allreduce});
+}
+
+// The phases of an all-reduce over every task, in task order.
+std::vector<std::vector<TaskFlow>> AllTasksAllReduce(int64_t p, uint64_t payload,
+                                                     AllReduceAlgorithm algorithm) {
+  std::vector<TaskId> tasks(static_cast<size_t>(p));
+  for (int64_t t = 0; t < p; ++t) tasks[static_cast<size_t>(t)] = static_cast<TaskId>(t);
+  return AllReducePhases(tasks, payload, algorithm);
+}
+
 }  // namespace
 
 std::string CommunicationPattern::Name() const {
@@ -34,6 +93,17 @@ std::string CommunicationPattern::Name() const {
       return absl::StrCat("allgather:", block_bytes);
     case PatternKind::kAlltoall:
       return absl::StrCat("alltoall:", block_bytes);
+    case PatternKind::kRingAllreduce:
+      return absl::StrCat("ring-allreduce:", block_bytes);
+    case PatternKind::kTreeAllreduce:
+      return absl::StrCat("tree-allreduce:", block_bytes);
+    case PatternKind::kTraining: {
+      std::string spec = TrainingJobSpec(training);
+      if (allreduce == AllReduceAlgorithm::kTree) {
+        absl::StrAppend(&spec, spec.empty() ? "" : ",", "allreduce=tree");
+      }
+      return absl::StrCat("training:", spec);
+    }
   }
   return "graph";
 }
@@ -42,14 +112,21 @@ absl::StatusOr<CommunicationPattern> ParsePattern(absl::string_view text) {
   if (text == "graph") return CommunicationPattern{};
   const size_t colon = text.find(':');
   const absl::string_view name = text.substr(0, colon);
+  if (name == "training") {
+    return ParseTrainingPattern(
+        text, colon == absl::string_view::npos ? absl::string_view() : text.substr(colon + 1));
+  }
   CommunicationPattern pattern;
   if (name == "allgather") {
     pattern.kind = PatternKind::kAllgather;
   } else if (name == "alltoall") {
     pattern.kind = PatternKind::kAlltoall;
+  } else if (name == "ring-allreduce") {
+    pattern.kind = PatternKind::kRingAllreduce;
+  } else if (name == "tree-allreduce") {
+    pattern.kind = PatternKind::kTreeAllreduce;
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pattern '", text, "': use graph, allgather:BYTES or alltoall:BYTES"));
+    return absl::InvalidArgumentError(absl::StrCat("pattern '", text, "': use ", kPatternNames));
   }
   uint64_t bytes = 0;
   if (colon == absl::string_view::npos || !absl::SimpleAtoi(text.substr(colon + 1), &bytes) ||
@@ -103,6 +180,26 @@ absl::StatusOr<std::vector<std::vector<TaskFlow>>> PatternPhases(
                 {static_cast<TaskId>(r), static_cast<TaskId>((r + k) % p), pattern.block_bytes});
           }
         }
+        break;
+      }
+      case PatternKind::kRingAllreduce:
+      case PatternKind::kTreeAllreduce: {
+        const AllReduceAlgorithm algorithm = pattern.kind == PatternKind::kTreeAllreduce
+                                                 ? AllReduceAlgorithm::kTree
+                                                 : AllReduceAlgorithm::kRing;
+        if (p < 2) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("pattern '", pattern.Name(), "': an all-reduce needs 2 tasks or more"));
+        }
+        for (auto& phase : AllTasksAllReduce(p, pattern.block_bytes, algorithm)) {
+          phases.push_back(std::move(phase));
+        }
+        break;
+      }
+      case PatternKind::kTraining: {
+        absl::StatusOr<std::vector<std::vector<TaskFlow>>> step = TrainingPatternPhases(pattern, p);
+        if (!step.ok()) return step.status();
+        for (auto& phase : *step) phases.push_back(std::move(phase));
         break;
       }
     }

@@ -11,6 +11,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/graph/task_graph.h"
+#include "core/graph/training_job.h"
+#include "core/simulate/collectives.h"
 #include "core/simulate/network_model.h"
 
 namespace hopmap {
@@ -24,16 +26,28 @@ enum class PatternKind {
   // MPI_Alltoall by pairwise exchange: p - 1 phases; in phase k task r sends one
   // block to task (r + k) mod p.
   kAlltoall,
+  // NCCL's ring all-reduce of block_bytes per task: one phase, task r sends
+  // 2(p-1)/p x block_bytes to r+1 mod p (AllReducePhases, collectives.h).
+  kRingAllreduce,
+  // NCCL's double binary tree all-reduce: 2 x depth phases (AllReducePhases).
+  kTreeAllreduce,
+  // One step of `training` (TrainingPhases, training_traffic.h); p must be its GPU count.
+  kTraining,
 };
 
 struct CommunicationPattern {
   PatternKind kind = PatternKind::kGraph;
   uint64_t block_bytes = 0;  // a collective's block (each task's contribution)
-  // "graph", "allgather:1024", "alltoall:65536": what ParsePattern reads.
+  TrainingJob training;      // kTraining
+  AllReduceAlgorithm allreduce = AllReduceAlgorithm::kRing;  // kTraining
+  // "graph", "allgather:1024", "alltoall:65536", "training:tp=2,dp=4": what
+  // ParsePattern reads.
   [[nodiscard]] std::string Name() const;
 };
 
-// "graph", "allgather:BYTES" or "alltoall:BYTES" (BYTES a positive integer).
+// "graph", "allgather:BYTES", "alltoall:BYTES", "ring-allreduce:BYTES",
+// "tree-allreduce:BYTES" (BYTES a positive integer) or "training:SPEC" (a
+// ParseTrainingJob spec, plus allreduce=ring|tree).
 absl::StatusOr<CommunicationPattern> ParsePattern(absl::string_view text);
 
 // Collectives above this many flows per iteration are refused: the simulator holds
@@ -42,7 +56,8 @@ inline constexpr int64_t kMaxFlowsPerIteration = 4'000'000;
 
 // The phases of `patterns` in order (empty: the graph alone) over the graph's tasks.
 // InvalidArgument names the pattern that cannot apply (allgather on a task count
-// that is not a power of two, a collective above kMaxFlowsPerIteration).
+// that is not a power of two, a collective above kMaxFlowsPerIteration, a training
+// job whose GPU count is not the task count).
 absl::StatusOr<std::vector<std::vector<TaskFlow>>> PatternPhases(
     const TaskGraph& graph, std::span<const CommunicationPattern> patterns);
 

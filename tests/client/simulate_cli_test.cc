@@ -166,7 +166,8 @@ TEST_F(SimulateCliTest, BadInputGetsOneLine) {
   ExpectOneLineError(base + "--machine torus:4x4x4:link-latency=5",
                      "link-latency= must be a number from 0 to 1 (seconds), got '5'");
   ExpectOneLineError(base + "--machine torus:4x4x4 --pattern bcast:8",
-                     "--pattern: pattern 'bcast:8': use graph, allgather:BYTES or alltoall:BYTES");
+                     "--pattern: pattern 'bcast:8': use graph, allgather:BYTES, alltoall:BYTES, "
+                     "ring-allreduce:BYTES, tree-allreduce:BYTES or training:SPEC");
   ExpectOneLineError(base + "--machine torus:4x4x4 --iterations 0",
                      "--iterations: must be 1 to 1000, got 0");
   ExpectOneLineError(base + "--machine torus:4x4x4 --format xml", "--format: unknown format 'xml'");

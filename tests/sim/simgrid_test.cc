@@ -147,7 +147,7 @@ TEST(SimGridTest, TheSameRequestGivesTheSameTimesEveryRun) {
   request.graph = &*graph;
   request.allocation = &fattree;
   request.mappings.push_back({"reversed", reversed});
-  request.patterns = {CommunicationPattern{}, {PatternKind::kAllgather, 1024}};
+  request.patterns = {CommunicationPattern{}, *ParsePattern("allgather:1024")};
   request.threads = 2;
   absl::StatusOr<SimulationReport> first = Simulate(request, Worker());
   absl::StatusOr<SimulationReport> second = Simulate(request, Worker());

@@ -312,7 +312,7 @@ TEST(GeneratorsTest, KindsTableCoversEveryKind) {
   }
   EXPECT_THAT(names, ElementsAre("stencil2d-5", "stencil2d-9", "stencil3d-7", "stencil3d-27",
                                  "ring", "recursive-doubling", "binomial-tree", "bruck", "fft2d",
-                                 "random-geometric"));
+                                 "random-geometric", "training"));
 }
 
 // The error GenerateGraph gives; Validate() must give the same one.

@@ -86,7 +86,8 @@ TEST(TrafficTest, PatternsParseAndRefuseWhatTheyCannotDo) {
             "pattern 'alltoall:0': alltoall needs a block size, a positive number of bytes "
             "(alltoall:1024)");
   EXPECT_EQ(ParsePattern("bcast:4").status().message(),
-            "pattern 'bcast:4': use graph, allgather:BYTES or alltoall:BYTES");
+            "pattern 'bcast:4': use graph, allgather:BYTES, alltoall:BYTES, ring-allreduce:BYTES, "
+            "tree-allreduce:BYTES or training:SPEC");
 
   TaskGraphBuilder builder(6);
   ASSERT_TRUE(builder.AddTraffic(0, 1, 7).ok());
@@ -101,7 +102,7 @@ TEST(TrafficTest, PatternsParseAndRefuseWhatTheyCannotDo) {
   ASSERT_EQ(phases->size(), 1u);
   ASSERT_EQ((*phases)[0].size(), 2u);
   EXPECT_EQ((*phases)[0][0].bytes + (*phases)[0][1].bytes, 7u);
-  const CommunicationPattern a2a[] = {{PatternKind::kAlltoall, 10}};
+  const CommunicationPattern a2a[] = {*ParsePattern("alltoall:10")};
   phases = PatternPhases(*graph, a2a);
   ASSERT_TRUE(phases.ok());
   EXPECT_EQ(phases->size(), 5u);  // p - 1 rounds
@@ -114,7 +115,7 @@ TEST(TrafficTest, RecursiveDoublingDoublesTheBlocksEachRound) {
   TaskGraphBuilder builder(8);
   absl::StatusOr<TaskGraph> graph = std::move(builder).Build();
   ASSERT_TRUE(graph.ok());
-  const CommunicationPattern rd[] = {{PatternKind::kAllgather, 100}};
+  const CommunicationPattern rd[] = {*ParsePattern("allgather:100")};
   absl::StatusOr<std::vector<std::vector<TaskFlow>>> phases = PatternPhases(*graph, rd);
   ASSERT_TRUE(phases.ok());
   ASSERT_EQ(phases->size(), 3u);
