@@ -46,9 +46,11 @@ class ModelBuilder {
     auto [it, inserted] =
         link_index_.try_emplace(machine_link, static_cast<int32_t>(model_.links.size()));
     if (inserted) {
-      model_.links.push_back({machine_.LinkName(machine_link),
-                              machine_.link_bandwidth().value_or(kDefaultLinkBandwidth),
-                              machine_.link_latency().value_or(kDefaultLinkLatency)});
+      model_.links.push_back(
+          {machine_.LinkName(machine_link),
+           machine_.LinkBandwidthOf(machine_link).value_or(kDefaultLinkBandwidth),
+           machine_.LinkLatencyOf(machine_link).value_or(kDefaultLinkLatency),
+           machine_.LinkClass(machine_link)});
     }
     return it->second;
   }
@@ -79,6 +81,7 @@ absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
   const int32_t num_hosts = allocation.num_nodes();
   NetworkModel model;
   model.iterations = iterations;
+  model.node_bandwidth = machine.NodeBandwidth().value_or(kNodeBandwidth);
   model.hosts.reserve(num_hosts);
   for (int32_t p = 0; p < num_hosts; ++p)
     model.hosts.push_back(machine.NodeName(allocation.node_at(p)));

@@ -27,9 +27,10 @@ inline constexpr double kNodeBandwidth = 10e9;  // bytes/s
 inline constexpr double kNodeLatency = 0;
 
 struct SimLink {
-  std::string name;      // the machine's LinkName
-  double bandwidth = 0;  // bytes/s
-  double latency = 0;    // seconds
+  std::string name;        // the machine's LinkName
+  double bandwidth = 0;    // bytes/s
+  double latency = 0;      // seconds
+  std::string link_class;  // the machine's LinkClass ("" when its links are all alike)
 };
 
 // The links one message from `src_host` to `dst_host` crosses, in order.
