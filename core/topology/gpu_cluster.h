@@ -76,7 +76,7 @@ struct GpuClusterSpec {
 // group = 2F, across the spine = 4F.
 //
 // Coordinates (leaf group, domain within the leaf group, host within the domain),
-// dim_names() "leaf", "domain", "host", top first as a fat tree's.
+// dim_names() "L", "D", "H", top first as a fat tree's.
 class GpuClusterMachine final : public Machine {
  public:
   static constexpr int32_t kMaxGpusPerHost = 64;
@@ -105,7 +105,7 @@ class GpuClusterMachine final : public Machine {
   int32_t max_hops() const override { return max_hops_; }
   int32_t min_hops() const override { return min_hops_; }
   std::vector<int32_t> dims() const override;
-  std::vector<std::string> dim_names() const override { return {"leaf", "domain", "host"}; }
+  std::vector<std::string> dim_names() const override { return {"L", "D", "H"}; }
   void Coordinates(NodeId node, std::span<int32_t> out) const override;
   int64_t num_links() const override;
   void ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVisitor visit) const override;

@@ -61,7 +61,7 @@ TEST(GpuClusterTest, HopsFollowDomainsAndLeafGroups) {
   EXPECT_EQ(m->LeafOf(5), 1);
   EXPECT_EQ(m->NodeName(7), "h7");
   EXPECT_THAT(m->dims(), ElementsAre(3, 2, 2));
-  EXPECT_THAT(m->dim_names(), ElementsAre("leaf", "domain", "host"));
+  EXPECT_THAT(m->dim_names(), ElementsAre("L", "D", "H"));
   std::vector<int32_t> c(3);
   m->Coordinates(7, c);  // leaf 1, its second domain, second host
   EXPECT_THAT(c, ElementsAre(1, 1, 1));
