@@ -31,6 +31,47 @@ absl::Status CheckListingFormat(const std::string& format) {
       absl::StrCat("--format: unknown format '", format, "' (known: text, json)"));
 }
 
+// The figures of each link class (a GPU cluster's nvlink, rail, spine), in the
+// order the classes first appear; empty when the machine's links are all alike.
+struct LinkClassFigures {
+  std::string link_class;
+  int64_t links = 0;
+  double min_bandwidth = 0, max_bandwidth = 0;  // bytes/s per direction
+  double latency = 0;                           // seconds, the first link's
+};
+std::vector<LinkClassFigures> FiguresByLinkClass(const Machine& m) {
+  std::vector<LinkClassFigures> figures;
+  for (int64_t link = 0; link < m.num_links(); ++link) {
+    const std::string link_class = m.LinkClass(link);
+    if (link_class.empty()) continue;
+    const double bandwidth = m.LinkBandwidthOf(link).value_or(kDefaultLinkBandwidth);
+    auto it = std::find_if(figures.begin(), figures.end(),
+                           [&](const LinkClassFigures& f) { return f.link_class == link_class; });
+    if (it == figures.end()) {
+      figures.push_back({link_class, 0, bandwidth, bandwidth,
+                         m.LinkLatencyOf(link).value_or(kDefaultLinkLatency)});
+      it = figures.end() - 1;
+    }
+    ++it->links;
+    it->min_bandwidth = std::min(it->min_bandwidth, bandwidth);
+    it->max_bandwidth = std::max(it->max_bandwidth, bandwidth);
+  }
+  return figures;
+}
+
+std::string DescribeLinkClasses(const std::vector<LinkClassFigures>& figures) {
+  std::string text;
+  for (const LinkClassFigures& f : figures) {
+    const std::string bandwidth =
+        f.min_bandwidth == f.max_bandwidth
+            ? absl::StrFormat("%.4g GB/s", f.min_bandwidth / 1e9)
+            : absl::StrFormat("%.4g to %.4g GB/s", f.min_bandwidth / 1e9, f.max_bandwidth / 1e9);
+    absl::StrAppend(&text, absl::StrFormat("  %-10s %d links, %s per direction, %.4g ns\n",
+                                           f.link_class, f.links, bandwidth, f.latency * 1e9));
+  }
+  return text;
+}
+
 std::string Describe(const std::string& name, const Machine& m) {
   std::string text = absl::StrFormat(
       "name         %s\nspec         %s\nkind         %s\nnodes        %d\n"
@@ -41,7 +82,11 @@ std::string Describe(const std::string& name, const Machine& m) {
     absl::StrAppend(&text, "dims         ", absl::StrJoin(m.dim_names(), "x"), " = ",
                     absl::StrJoin(m.dims(), "x"), "\n");
   }
-  if (m.num_links() > 0) {
+  const std::vector<LinkClassFigures> by_class = FiguresByLinkClass(m);
+  if (!by_class.empty()) {
+    // Each class its own figures (docs/simulate.md, "Link classes").
+    absl::StrAppend(&text, "link classes\n", DescribeLinkClasses(by_class));
+  } else if (m.num_links() > 0) {
     // What hopmap simulate builds the network from (docs/simulate.md).
     absl::StrAppend(
         &text, absl::StrFormat("link speed   %.4g GB/s per direction%s\nlink delay   %.4g ns%s\n",
@@ -89,7 +134,18 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
   j["diameter_hops"] = m.max_hops();
   j["min_hops"] = m.min_hops();
   j["links"] = m.num_links();
-  if (m.num_links() > 0) {
+  const std::vector<LinkClassFigures> by_class = FiguresByLinkClass(m);
+  if (!by_class.empty()) {
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (const LinkClassFigures& f : by_class) {
+      classes.push_back({{"class", f.link_class},
+                         {"links", f.links},
+                         {"min_bandwidth", f.min_bandwidth},
+                         {"max_bandwidth", f.max_bandwidth},
+                         {"latency", f.latency}});
+    }
+    j["link_classes"] = std::move(classes);
+  } else if (m.num_links() > 0) {
     j["link_bandwidth"] = m.link_bandwidth().value_or(kDefaultLinkBandwidth);
     j["link_latency"] = m.link_latency().value_or(kDefaultLinkLatency);
     j["link_parameters"] = m.link_bandwidth() && m.link_latency() ? "spec" : "default";

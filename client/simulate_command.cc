@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "client/cli_common.h"
 #include "client/commands.h"
+#include "client/draw/charts.h"
 #include "client/draw/time_bars.h"
 #include "client/remote.h"
 #include "core/io/mapping_files.h"
@@ -34,10 +35,16 @@ struct SimulateFlags {
 };
 
 std::string TextReport(const SimulationReport& r, bool mpi) {
-  std::string text = absl::StrFormat(
-      "machine    %s\njob        %d tasks, allocation of %d nodes\nlinks      %.4g GB/s and %s "
-      "each (every direction)\n",
-      r.machine, r.tasks, r.hosts, r.link_bandwidth / 1e9, draw::FormatSeconds(r.link_latency));
+  std::string text = absl::StrFormat("machine    %s\njob        %d tasks, allocation of %d nodes\n",
+                                     r.machine, r.tasks, r.hosts);
+  if (!r.simulations.empty() && !r.simulations[0].link_class_bytes.empty()) {
+    // Each class its own figures: `hopmap machines SPEC` lists them.
+    absl::StrAppend(&text, "links      each class its own figures (hopmap machines lists them)\n");
+  } else {
+    absl::StrAppend(&text,
+                    absl::StrFormat("links      %.4g GB/s and %s each (every direction)\n",
+                                    r.link_bandwidth / 1e9, draw::FormatSeconds(r.link_latency)));
+  }
   if (mpi) {
     absl::StrAppend(&text, "program    ", absl::StrJoin(r.patterns, " "),
                     " (SMPI; the program's simulated run time)\n\n");
@@ -56,8 +63,11 @@ std::string TextReport(const SimulationReport& r, bool mpi) {
                              r.iterations == 1 ? "" : "s"));
   // The mapping column as wide as its longest name (mappings are named by their
   // paths), the numbers right-aligned under their headers.
+  // A machine with link classes (a GPU cluster) adds the bytes on each class.
+  const bool by_class = !r.simulations.empty() && !r.simulations[0].link_class_bytes.empty();
   std::vector<std::vector<std::string>> rows = {
       {"mapping", "time_s/iter", "vs in-order", "hop_bytes", "busiest link (share)"}};
+  if (by_class) rows[0].push_back("bytes/iter by link class");
   for (const SimulationResult& s : r.simulations) {
     const std::string busiest =
         s.busiest_link.link < 0
@@ -66,8 +76,14 @@ std::string TextReport(const SimulationReport& r, bool mpi) {
     rows.push_back({s.mapping, absl::StrFormat("%.6g", s.time_s),
                     absl::StrFormat("%.4f", s.ratio_to_in_order), absl::StrCat(s.hop_bytes),
                     busiest});
+    if (by_class) {
+      rows.back().push_back(absl::StrJoin(
+          s.link_class_bytes, ", ", [](std::string* out, const std::pair<std::string, double>& c) {
+            absl::StrAppend(out, c.first, " ", draw::FormatBytes(c.second));
+          }));
+    }
   }
-  absl::StrAppend(&text, FormatTable(rows, {false, true, true, true, false}));
+  absl::StrAppend(&text, FormatTable(rows, {false, true, true, true, false, false}));
   return text;
 }
 

@@ -28,6 +28,7 @@ std::string EncodeNetworkModel(const NetworkModel& model) {
     l->set_name(link.name);
     l->set_bandwidth(link.bandwidth);
     l->set_latency(link.latency);
+    l->set_link_class(link.link_class);
   }
   for (const SimRoute& route : model.routes) {
     wire::Route* r = message.add_routes();
@@ -72,7 +73,7 @@ absl::StatusOr<NetworkModel> DecodeNetworkModel(const std::string& bytes,
       return Bad(source, absl::StrCat("link '", l.name(), "' needs a bandwidth above 0 and a ",
                                       "latency of 0 or more"));
     }
-    model.links.push_back({l.name(), l.bandwidth(), l.latency()});
+    model.links.push_back({l.name(), l.bandwidth(), l.latency(), l.link_class()});
   }
   const int links = message.links_size();
   absl::flat_hash_set<int64_t> routed;

@@ -12,6 +12,7 @@
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
+#include "core/topology/gpu_cluster.h"
 #include "core/topology/switch_graph.h"
 #include "core/topology/torus.h"
 
@@ -516,6 +517,48 @@ std::optional<MachineLayout> SwitchGraphLayout(const SwitchGraphMachine& machine
   return layout;
 }
 
+// ---- GPU cluster: hosts in their leaf groups' boxes ----
+
+std::optional<MachineLayout> GpuClusterLayout(const GpuClusterMachine& machine, int64_t max_cells) {
+  const NodeId n = machine.num_nodes();
+  if (n > max_cells) return std::nullopt;
+  std::vector<std::vector<NodeId>> hosts_of_leaf(static_cast<size_t>(machine.num_leaves()));
+  int64_t widest = 1;
+  for (NodeId h = 0; h < n; ++h) {
+    std::vector<NodeId>& hosts = hosts_of_leaf[machine.LeafOf(h)];
+    hosts.push_back(h);
+    widest = std::max<int64_t>(widest, static_cast<int64_t>(hosts.size()));
+  }
+  NestedGrid grid = LayOutNestedGrid({{machine.num_leaves(), 0}, {widest, 0}});
+  MachineLayout layout;
+  AddFrames(layout, grid, 0, [&](int64_t l) { return machine.LeafName(static_cast<int32_t>(l)); });
+  layout.width = grid.width;
+  layout.height = grid.height;
+  layout.cell_of_node.resize(n);
+  for (size_t l = 0; l < hosts_of_leaf.size(); ++l) {
+    for (size_t i = 0; i < hosts_of_leaf[l].size(); ++i) {
+      layout.cell_of_node[hosts_of_leaf[l][i]] = static_cast<int32_t>(layout.cells.size());
+      layout.cells.push_back(grid.boxes[1][l * static_cast<size_t>(widest) + i]);
+    }
+  }
+  layout.cell_note = "one host (its GPUs are its slots)";
+  // Host h's rail bundle is links 2h (up) and 2h + 1 (down); the spine and NVLink
+  // links follow (GpuClusterMachine).
+  layout.mark_of_link = [cells = layout.cell_of_node](int64_t link) {
+    LinkMark mark;
+    if (link >= 2 * static_cast<int64_t>(cells.size())) return mark;  // listed
+    mark.kind = LinkMark::Kind::kCellHalf;
+    mark.index = cells[static_cast<size_t>(link / 2)];
+    mark.half = static_cast<int>(link % 2);
+    return mark;
+  };
+  layout.link_notes.push_back(
+      "cell halves: the host's rails up to its leaf group (left) and down from it (right)");
+  layout.link_notes.push_back(
+      "boxes: the hosts of one leaf group; spine uplinks and NVLink links are listed, not drawn");
+  return layout;
+}
+
 // ---- anything else: nodes in id order ----
 
 MachineLayout PlainLayout(const Machine& machine, int64_t max_cells) {
@@ -552,6 +595,11 @@ MachineLayout SwitchGraphOrPlainLayout(const SwitchGraphMachine& machine, int64_
   return layout ? *std::move(layout) : PlainLayout(machine, max_cells);
 }
 
+MachineLayout GpuClusterOrPlainLayout(const GpuClusterMachine& machine, int64_t max_cells) {
+  std::optional<MachineLayout> layout = GpuClusterLayout(machine, max_cells);
+  return layout ? *std::move(layout) : PlainLayout(machine, max_cells);
+}
+
 struct KindLayout {
   std::string_view kind;  // Machine::kind()
   MachineLayout (*lay_out)(const Machine& machine, int64_t max_cells);
@@ -566,6 +614,7 @@ constexpr KindLayout kKindLayouts[] = {
     {"chipmesh", &LayOutAs<ChipMeshMachine, ChipMeshLayout>},
     {"dragonfly", &LayOutAs<DragonflyMachine, DragonflyLayout>},
     {"hierarchy", &PlainLayout},  // no picture of its own yet: the PEs in id order
+    {"gpu", &LayOutAs<GpuClusterMachine, GpuClusterOrPlainLayout>},
     {"graph", &LayOutAs<SwitchGraphMachine, SwitchGraphOrPlainLayout>},
     {"matrix", &PlainLayout},  // no links to draw: the nodes in id order
 };

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/io/gpu_machine_spec.h"
 #include "core/io/machine_files.h"
 #include "core/io/machine_spec_values.h"
 #include "core/topology/chipmesh.h"
@@ -156,6 +157,17 @@ void RegisterBuiltinMachineKinds(std::vector<MachineKind>& kinds) {
                    .parse = &ParseHierarchy,
                    .own_options = {"distances"},
                    .one_slot_per_node = true});
+  kinds.push_back({.name = "gpu",
+                   .machine_kind = "gpu",
+                   .usage = "gpu:HOSTS:gpus=G",
+                   .parse = &io_internal::ParseGpuCluster,
+                   .own_options = {"gpus", "domain", "leaf", "nvlink-bandwidth", "nvlink-latency",
+                                   "rail-bandwidth", "rail-latency", "oversubscription"},
+                   .refused_shared_options = {
+                       {"cores", "the slots of a host are its GPUs: use gpus="},
+                       {"node", "the slots of a host are its GPUs: use gpus="},
+                       {"link-bandwidth", "use nvlink-bandwidth= and rail-bandwidth=, per GPU"},
+                       {"link-latency", "use nvlink-latency= and rail-latency="}}});
   // File kinds: ARGS is the file's path.
   kinds.push_back({.name = "slurm",
                    .machine_kind = "graph",

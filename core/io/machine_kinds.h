@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -53,6 +54,10 @@ struct MachineKind {
   // Each node is one PE with one slot, the lowest level being the cores (hierarchy):
   // node=, cores= other than 1 and a request's cores_per_node above 1 are refused.
   bool one_slot_per_node = false;
+  // Options every other kind takes that this one says otherwise, each with what to
+  // use instead (gpu: its slots are its GPUs, gpus=; its links' figures are its
+  // nvlink-/rail- options): refused, naming the alternative.
+  std::vector<std::pair<std::string, std::string>> refused_shared_options = {};
 };
 
 // The one place every built-in kind is listed (no static initialisers), in the

@@ -20,37 +20,37 @@
 namespace hopmap {
 namespace {
 
+using io_internal::ParseInRange;
 using io_internal::ParseList;
 using io_internal::ParsePositive;
 
 // What a spec may be, as errors list it.
 std::string SpecUsage() { return absl::StrCat(MachineKindUsages(), ", or a catalog name"); }
 
-const char* const kOptionKeys[] = {"cores",     "wrap",  "nodes",          "hops",
-                                   "prefix",    "width", "link-bandwidth", "link-latency",
-                                   "distances", "node",  "node-distances", "hop-cost",
-                                   "packages",  "cpus"};
+const char* const kOptionKeys[] = {"cores",          "wrap",
+                                   "nodes",          "hops",
+                                   "prefix",         "width",
+                                   "link-bandwidth", "link-latency",
+                                   "distances",      "node",
+                                   "node-distances", "hop-cost",
+                                   "packages",       "cpus",
+                                   "gpus",           "domain",
+                                   "leaf",           "nvlink-bandwidth",
+                                   "nvlink-latency", "rail-bandwidth",
+                                   "rail-latency",   "oversubscription"};
 
 // The keys of kOptionKeys that only some kinds take (their rows' own_options), in
 // the order a spec's stray ones are reported.
-const char* const kKindOwnOptions[] = {"wrap", "distances", "nodes", "hops"};
+const char* const kKindOwnOptions[] = {
+    "wrap",           "distances",      "nodes",        "hops",
+    "gpus",           "domain",         "leaf",         "nvlink-bandwidth",
+    "nvlink-latency", "rail-bandwidth", "rail-latency", "oversubscription"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {
     if (key == k) return true;
   }
   return false;
-}
-
-absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view what, double low,
-                                    double high, absl::string_view unit, const std::string& spec) {
-  double value = 0;
-  if (!absl::SimpleAtod(text, &value) || !(value >= low && value <= high)) {
-    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
-                                                   " must be a number from ", low, " to ", high,
-                                                   " (", unit, "), got '", text, "'"));
-  }
-  return value;
 }
 
 // cpus=: numbers and runs A-B, comma-separated ("0-7,16-23"), as Linux lists CPUs.
@@ -292,6 +292,13 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   if (kind == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': unknown kind '",
                                                    name, "' (use ", SpecUsage(), ")"));
+  }
+  for (const auto& [key, instead] : kind->refused_shared_options) {
+    if (options.contains(key)) {
+      return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", key,
+                                                     "= does not apply to ", kind->name, " (",
+                                                     instead, ")"));
+    }
   }
   absl::StatusOr<std::shared_ptr<Machine>> machine = kind->parse({rest, options, spec});
   if (!machine.ok()) return machine.status();

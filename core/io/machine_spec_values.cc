@@ -26,4 +26,15 @@ absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
   return values;
 }
 
+absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view what, double low,
+                                    double high, absl::string_view unit, const std::string& spec) {
+  double value = 0;
+  if (!absl::SimpleAtod(text, &value) || !(value >= low && value <= high)) {
+    return absl::InvalidArgumentError(absl::StrCat("machine spec '", spec, "': ", what,
+                                                   " must be a number from ", low, " to ", high,
+                                                   " (", unit, "), got '", text, "'"));
+  }
+  return value;
+}
+
 }  // namespace hopmap::io_internal

@@ -28,6 +28,11 @@ absl::StatusOr<int32_t> ParsePositive(absl::string_view text, absl::string_view 
 absl::StatusOr<std::vector<int32_t>> ParseList(absl::string_view text, char sep,
                                                absl::string_view what, const std::string& spec);
 
+// `text` as a number from `low` to `high`; else "machine spec 'SPEC': WHAT must be a
+// number from LOW to HIGH (UNIT), got 'TEXT'".
+absl::StatusOr<double> ParseInRange(absl::string_view text, absl::string_view what, double low,
+                                    double high, absl::string_view unit, const std::string& spec);
+
 // The machine a model's Create gave, shared; its error keeps its code (a missing
 // file stays NotFound) and gets the spec in front of its message.
 template <typename T>

@@ -46,9 +46,11 @@ class ModelBuilder {
     auto [it, inserted] =
         link_index_.try_emplace(machine_link, static_cast<int32_t>(model_.links.size()));
     if (inserted) {
-      model_.links.push_back({machine_.LinkName(machine_link),
-                              machine_.link_bandwidth().value_or(kDefaultLinkBandwidth),
-                              machine_.link_latency().value_or(kDefaultLinkLatency)});
+      model_.links.push_back(
+          {machine_.LinkName(machine_link),
+           machine_.LinkBandwidthOf(machine_link).value_or(kDefaultLinkBandwidth),
+           machine_.LinkLatencyOf(machine_link).value_or(kDefaultLinkLatency),
+           machine_.LinkClass(machine_link)});
     }
     return it->second;
   }
@@ -59,6 +61,38 @@ class ModelBuilder {
   absl::flat_hash_map<int64_t, int32_t> link_index_;
   absl::flat_hash_set<int64_t> routed_;
 };
+
+// The distinct non-empty LinkClass of the machine's links, sorted.
+std::vector<std::string> LinkClassesOf(const Machine& machine) {
+  absl::flat_hash_set<std::string> classes;
+  for (int64_t link = 0; link < machine.num_links(); ++link) {
+    std::string link_class = machine.LinkClass(link);
+    if (!link_class.empty()) classes.insert(std::move(link_class));
+  }
+  std::vector<std::string> sorted(classes.begin(), classes.end());
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+// Bytes each model link carries in one iteration.
+std::vector<double> LinkBytes(const NetworkModel& model) {
+  absl::flat_hash_map<int64_t, const SimRoute*> route_of;
+  route_of.reserve(model.routes.size());
+  const int32_t hosts = static_cast<int32_t>(model.hosts.size());
+  for (const SimRoute& route : model.routes) {
+    route_of[PairKey(route.src_host, route.dst_host, hosts)] = &route;
+  }
+  std::vector<double> bytes(model.links.size(), 0.0);
+  for (const std::vector<SimFlow>& phase : model.phases) {
+    for (const SimFlow& flow : phase) {
+      if (flow.src_host == flow.dst_host) continue;
+      auto it = route_of.find(PairKey(flow.src_host, flow.dst_host, hosts));
+      if (it == route_of.end()) continue;  // BuildNetworkModel routes every flow
+      for (int32_t link : it->second->links) bytes[link] += static_cast<double>(flow.bytes);
+    }
+  }
+  return bytes;
+}
 
 }  // namespace
 
@@ -79,6 +113,16 @@ absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
   const int32_t num_hosts = allocation.num_nodes();
   NetworkModel model;
   model.iterations = iterations;
+  model.node_bandwidth = machine.NodeBandwidth().value_or(kNodeBandwidth);
+  model.link_classes = LinkClassesOf(machine);
+  if (!model.link_classes.empty() && machine.NodeBandwidth().has_value()) {
+    model.node_link_class = kNodeLinkClass;
+    if (!std::binary_search(model.link_classes.begin(), model.link_classes.end(),
+                            model.node_link_class)) {
+      model.link_classes.push_back(model.node_link_class);
+      std::sort(model.link_classes.begin(), model.link_classes.end());
+    }
+  }
   model.hosts.reserve(num_hosts);
   for (int32_t p = 0; p < num_hosts; ++p)
     model.hosts.push_back(machine.NodeName(allocation.node_at(p)));
@@ -126,21 +170,7 @@ absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
 }
 
 BusiestLink FindBusiestLink(const NetworkModel& model) {
-  absl::flat_hash_map<int64_t, const SimRoute*> route_of;
-  route_of.reserve(model.routes.size());
-  const int32_t hosts = static_cast<int32_t>(model.hosts.size());
-  for (const SimRoute& route : model.routes) {
-    route_of[PairKey(route.src_host, route.dst_host, hosts)] = &route;
-  }
-  std::vector<double> bytes(model.links.size(), 0.0);
-  for (const std::vector<SimFlow>& phase : model.phases) {
-    for (const SimFlow& flow : phase) {
-      if (flow.src_host == flow.dst_host) continue;
-      auto it = route_of.find(PairKey(flow.src_host, flow.dst_host, hosts));
-      if (it == route_of.end()) continue;  // BuildNetworkModel routes every flow
-      for (int32_t link : it->second->links) bytes[link] += static_cast<double>(flow.bytes);
-    }
-  }
+  const std::vector<double> bytes = LinkBytes(model);
   BusiestLink busiest;
   for (size_t l = 0; l < model.links.size(); ++l) {
     const double busy = bytes[l] / model.links[l].bandwidth;
@@ -150,6 +180,28 @@ BusiestLink FindBusiestLink(const NetworkModel& model) {
     }
   }
   return busiest;
+}
+
+std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model) {
+  std::vector<std::pair<std::string, double>> by_class;
+  if (model.link_classes.empty()) return by_class;
+  for (const std::string& link_class : model.link_classes) by_class.emplace_back(link_class, 0.0);
+  auto add = [&](const std::string& link_class, double bytes) {
+    for (auto& [name, total] : by_class) {
+      if (name == link_class) total += bytes;
+    }
+  };
+  const std::vector<double> bytes = LinkBytes(model);
+  for (size_t l = 0; l < model.links.size(); ++l) add(model.links[l].link_class, bytes[l]);
+  if (!model.node_link_class.empty()) {
+    for (const std::vector<SimFlow>& phase : model.phases) {
+      for (const SimFlow& flow : phase) {
+        if (flow.src_host == flow.dst_host)
+          add(model.node_link_class, static_cast<double>(flow.bytes));
+      }
+    }
+  }
+  return by_class;
 }
 
 int64_t FlowsPerIteration(const NetworkModel& model) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -25,11 +26,15 @@ inline constexpr double kDefaultLinkLatency = 100e-9;    // seconds per link
 // that every such message has to itself (SimGrid's own loopback default).
 inline constexpr double kNodeBandwidth = 10e9;  // bytes/s
 inline constexpr double kNodeLatency = 0;
+// The link class of a node's inside on a machine with link classes and its own
+// Machine::NodeBandwidth (the NVLink between the GPUs of one host).
+inline constexpr char kNodeLinkClass[] = "nvlink";
 
 struct SimLink {
-  std::string name;      // the machine's LinkName
-  double bandwidth = 0;  // bytes/s
-  double latency = 0;    // seconds
+  std::string name;        // the machine's LinkName
+  double bandwidth = 0;    // bytes/s
+  double latency = 0;      // seconds
+  std::string link_class;  // the machine's LinkClass ("" when its links are all alike)
 };
 
 // The links one message from `src_host` to `dst_host` crosses, in order.
@@ -57,6 +62,11 @@ struct NetworkModel {
   std::vector<SimRoute> routes;  // one per ordered pair of different hosts that needs one
   std::vector<std::vector<SimFlow>> phases;
   int32_t iterations = 1;
+  // The machine's link classes (Machine::LinkClass), sorted; empty when its links
+  // are all alike. On a machine with classes and its own NodeBandwidth (a GPU
+  // host's NVLink), a host's inner flows are counted on node_link_class.
+  std::vector<std::string> link_classes;
+  std::string node_link_class;
 };
 
 // A message between two tasks, as a pattern phase holds it.
@@ -87,6 +97,12 @@ struct BusiestLink {
   double busy_s = 0;  // bytes / bandwidth
 };
 BusiestLink FindBusiestLink(const NetworkModel& model);
+
+// The bytes one iteration puts on the links of each class, in link_classes order
+// (empty when the machine has none): each flow's bytes once per link its route
+// crosses, as link loads count them, and a host's inner flows once on
+// node_link_class.
+std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model);
 
 // Flows in one iteration (every phase).
 int64_t FlowsPerIteration(const NetworkModel& model);

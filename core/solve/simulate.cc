@@ -133,6 +133,7 @@ absl::StatusOr<SimulationReport> Simulate(const SimulateRequest& request,
     r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
     r.busiest_link = FindBusiestLink(c.model);
     r.busiest_link_share = r.time_s > 0 ? r.busiest_link.busy_s / r.time_s : 0;
+    r.link_class_bytes = BytesByLinkClass(c.model);
   }
   SetRatiosToInOrder(report);
   return report;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -52,6 +53,9 @@ struct SimulationResult {
   // busiest_link.busy_s / time_s: 1 when that one link's bytes set the time
   // (a bottleneck), small when latency or many spread-out links do.
   double busiest_link_share = 0;
+  // Bytes per iteration on each link class ("nvlink", "rail", "spine" on a GPU
+  // cluster), BytesByLinkClass's; empty when the machine's links are all alike.
+  std::vector<std::pair<std::string, double>> link_class_bytes;
 };
 
 struct SimulationReport {

@@ -29,6 +29,11 @@ nlohmann::ordered_json SimulationReportToJson(const SimulationReport& report) {
     } else {
       s["busiest_link"] = nullptr;  // every message stayed inside its node
     }
+    if (!r.link_class_bytes.empty()) {
+      nlohmann::ordered_json by_class = nlohmann::ordered_json::object();
+      for (const auto& [link_class, bytes] : r.link_class_bytes) by_class[link_class] = bytes;
+      s["link_class_bytes"] = std::move(by_class);
+    }
     simulations.push_back(std::move(s));
   }
   j["simulations"] = std::move(simulations);

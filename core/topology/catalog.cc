@@ -3,7 +3,8 @@
 namespace hopmap {
 
 // Link bandwidths (bytes/s per direction) and latencies (seconds per link) are the
-// real machines' published figures; docs/simulate.md lists each with its source.
+// real machines' published figures; docs/simulate.md (docs/gpu.md for the GPU clusters)
+// lists each with its source.
 const std::vector<CatalogEntry>& BuiltinCatalog() {
   static const std::vector<CatalogEntry>* catalog = new std::vector<CatalogEntry>{
       {"bgp-8x8x8", "torus:8x8x8:cores=4:link-bandwidth=425e6:link-latency=100e-9",
@@ -19,6 +20,16 @@ const std::vector<CatalogEntry>& BuiltinCatalog() {
       {"dragonfly-xc", "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e9:link-latency=100e-9",
        "Cray XC-like dragonfly: 15 groups of 96 routers with 4 nodes each (5760 nodes), 24 "
        "cores per node"},
+      // GPU clusters: the figures per GPU and direction, sources in docs/gpu.md.
+      {"dgx-h100-superpod",
+       "gpu:128:gpus=8:leaf=32:nvlink-bandwidth=450e9:rail-bandwidth=50e9:prefix=dgx:width=3",
+       "DGX H100 SuperPOD: 4 scalable units of 32 hosts (128), 8 H100 each (NVLink 4, "
+       "8 x 400 Gb/s rails), non-blocking spine"},
+      {"gb200-nvl72-pod",
+       "gpu:144:gpus=4:domain=18:leaf=144:nvlink-bandwidth=900e9:rail-bandwidth=50e9:prefix=tray:"
+       "width=3",
+       "GB200 NVL72: 8 racks of 18 trays of 4 GPUs (576), a 72-GPU NVLink 5 domain per rack, "
+       "one 400 Gb/s NIC per GPU, one leaf group"},
   };
   return *catalog;
 }

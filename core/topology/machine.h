@@ -108,6 +108,21 @@ class Machine {
   // loads do not depend on them.
   [[nodiscard]] std::optional<double> link_bandwidth() const { return link_bandwidth_; }
   [[nodiscard]] std::optional<double> link_latency() const { return link_latency_; }
+  // Per-link figures, for machines whose links differ (a GPU cluster's NVLink and
+  // rail links): what `hopmap simulate` gives each link. The defaults are the
+  // machine-wide link_bandwidth() and link_latency().
+  [[nodiscard]] virtual std::optional<double> LinkBandwidthOf(int64_t /*link*/) const {
+    return link_bandwidth_;
+  }
+  [[nodiscard]] virtual std::optional<double> LinkLatencyOf(int64_t /*link*/) const {
+    return link_latency_;
+  }
+  // Bandwidth between two slots of one node (bytes/s; NVLink inside a GPU host);
+  // nullopt: core/simulate's kNodeBandwidth (memory).
+  [[nodiscard]] virtual std::optional<double> NodeBandwidth() const { return std::nullopt; }
+  // The class of a link for reports that sum bytes by class ("nvlink", "rail",
+  // "spine" on a GPU cluster); "" for machines whose links are all alike.
+  [[nodiscard]] virtual std::string LinkClass(int64_t /*link*/) const { return ""; }
   void set_link_bandwidth(double bytes_per_second) { link_bandwidth_ = bytes_per_second; }
   void set_link_latency(double seconds) { link_latency_ = seconds; }
   // The inside of each node (node=..., NodeInterior), or null: a node is cores_per_node()

@@ -56,6 +56,11 @@ void SimulationReportToProto(const SimulationReport& report, v1::SimulateReply* 
       b->set_busy_seconds(r.busiest_link.busy_s);
       b->set_share(r.busiest_link_share);
     }
+    for (const auto& [link_class, bytes] : r.link_class_bytes) {
+      v1::LinkClassBytes* c = s->add_link_class_bytes();
+      c->set_link_class(link_class);
+      c->set_bytes(bytes);
+    }
   }
 }
 
@@ -81,6 +86,9 @@ SimulationReport SimulationReportFromProto(const v1::SimulateReply& reply) {
       r.busiest_link = {0, s.busiest_link().name(), s.busiest_link().bytes(),
                         s.busiest_link().busy_seconds()};
       r.busiest_link_share = s.busiest_link().share();
+    }
+    for (const v1::LinkClassBytes& c : s.link_class_bytes()) {
+      r.link_class_bytes.emplace_back(c.link_class(), c.bytes());
     }
   }
   return report;

@@ -319,8 +319,8 @@ TEST(CliTest, HelpAndListings) {
   }
   auto machines = RunHopmap("machines");
   EXPECT_EQ(machines.exit_code, 0);
-  for (const char* name :
-       {"bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64", "dragonfly-xc"}) {
+  for (const char* name : {"bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64", "dragonfly-xc",
+                           "dgx-h100-superpod", "gb200-nvl72-pod"}) {
     EXPECT_THAT(machines.out, HasSubstr(name));
   }
   EXPECT_THAT(RunHopmap("machines kraken").out, HasSubstr("9600"));

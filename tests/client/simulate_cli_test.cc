@@ -81,6 +81,34 @@ TEST_F(SimulateCliTest, JsonListsInOrderFirstThenTheMappingsAsGiven) {
   EXPECT_LE(busiest["share"].get<double>(), 1.05);
 }
 
+// On a GPU cluster each placement's bytes are split by link class: a byte between
+// two GPUs of one host counts once on NVLink, one between hosts of a leaf group
+// once on each of the two rail bundles it crosses.
+TEST_F(SimulateCliTest, AGpuClusterReportsBytesByLinkClass) {
+  const std::string args =
+      "simulate --local --machine dgx-h100-superpod --nodes dgx[000-007] "
+      "--graph " +
+      Graph();
+  auto r = RunHopmap(args + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& by_class = j["simulations"][0]["link_class_bytes"];
+  ASSERT_EQ(by_class.size(), 3u) << by_class;
+  const double total = 64 * 4 * 65536.0;  // 8x8 periodic halo, 4 neighbours each
+  EXPECT_GT(by_class["nvlink"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(by_class["nvlink"].get<double>() + by_class["rail"].get<double>() / 2, total);
+  EXPECT_EQ(by_class["spine"].get<double>(), 0);  // one leaf group
+  auto text = RunHopmap(args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("bytes/iter by link class"));
+  EXPECT_THAT(text.out, HasSubstr("nvlink "));
+  // Machines whose links are all alike have none.
+  auto torus =
+      RunHopmap("simulate --local --machine torus:4x4x4 --graph " + Graph() + " --format json");
+  ASSERT_EQ(torus.exit_code, 0) << torus.err;
+  EXPECT_FALSE(nlohmann::json::parse(torus.out)["simulations"][0].contains("link_class_bytes"));
+}
+
 TEST_F(SimulateCliTest, TextAndBarsOfTheSameRun) {
   const std::string svg = kTmp + "/simulate_bars.svg";
   std::remove(svg.c_str());

@@ -68,6 +68,24 @@ TEST(SimulateIntegrationTest, TheDaemonPredictsWhatTheLocalRunPredicts) {
   EXPECT_THAT(mpi.err, HasSubstr("use it with --local, not --server"));
 }
 
+TEST(SimulateIntegrationTest, TheDaemonSplitsBytesByLinkClassAsTheLocalRun) {
+  const std::string graph = ::testing::TempDir() + "/simulate_daemon_gpu.graph";
+  ASSERT_EQ(RunHopmap("gen stencil2d-5 --dims 8x8 --bytes 4096 -o " + graph).exit_code, 0);
+  DaemonProcess daemon;
+  ASSERT_TRUE(daemon.Start({}, TempPath("simulate_daemon_gpu.log"))) << daemon.error();
+  const std::string args = "simulate --machine gb200-nvl72-pod --nodes tray[000-015] --graph " +
+                           graph + " --format json";
+  RunResult local = RunHopmap(args + " --local");
+  RunResult remote = RunHopmap(args + " --server " + daemon.address());
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  ASSERT_EQ(remote.exit_code, 0) << remote.err;
+  nlohmann::json l = nlohmann::json::parse(local.out);
+  nlohmann::json r = nlohmann::json::parse(remote.out);
+  ASSERT_TRUE(l["simulations"][0].contains("link_class_bytes"));
+  EXPECT_EQ(r["simulations"][0]["link_class_bytes"], l["simulations"][0]["link_class_bytes"]);
+  EXPECT_EQ(r["simulations"][0]["time_s"], l["simulations"][0]["time_s"]);
+}
+
 // The daemon's children now (every thread's /proc children list).
 std::vector<std::string> ChildrenOf(pid_t pid) {
   std::vector<std::string> children;

@@ -124,7 +124,9 @@ TEST_F(MachineCatalogTest, BuiltinsArePresentWithTheirSizes) {
                                                  {"kraken", 9600, 12},
                                                  {"tianhe3-proto", 1536, 1},
                                                  {"fattree-64x64", 4096, 16},
-                                                 {"dragonfly-xc", 5760, 24}}) {
+                                                 {"dragonfly-xc", 5760, 24},
+                                                 {"dgx-h100-superpod", 128, 8},
+                                                 {"gb200-nvl72-pod", 144, 4}}) {
     SCOPED_TRACE(e.name);
     absl::StatusOr<std::shared_ptr<const CatalogEntry>> entry = catalog->Get(e.name);
     ASSERT_TRUE(entry.ok()) << entry.status();
@@ -138,8 +140,8 @@ TEST_F(MachineCatalogTest, BuiltinsArePresentWithTheirSizes) {
   }
   std::vector<std::string> names;
   for (const auto& entry : catalog->List()) names.push_back(entry->machine.name());
-  EXPECT_THAT(names,
-              ElementsAre("bgp-8x8x8", "dragonfly-xc", "fattree-64x64", "kraken", "tianhe3-proto"));
+  EXPECT_THAT(names, ElementsAre("bgp-8x8x8", "dgx-h100-superpod", "dragonfly-xc", "fattree-64x64",
+                                 "gb200-nvl72-pod", "kraken", "tianhe3-proto"));
   EXPECT_EQ(MachineOriginName(MachineOrigin::kBuiltin), "builtin");
   EXPECT_EQ(MachineOriginName(MachineOrigin::kConfig), "config");
   EXPECT_EQ(MachineOriginName(MachineOrigin::kStored), "stored");
@@ -151,8 +153,9 @@ TEST_F(MachineCatalogTest, GetUnknownIsNotFoundListingTheNames) {
   absl::StatusOr<std::shared_ptr<const CatalogEntry>> entry = catalog->Get("no-such-machine");
   ASSERT_EQ(entry.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(entry.status().message(), HasSubstr("no-such-machine"));
-  EXPECT_THAT(entry.status().message(), HasSubstr("bgp-8x8x8, dragonfly-xc, fattree-64x64, "
-                                                  "kraken, tianhe3-proto"));
+  EXPECT_THAT(entry.status().message(), HasSubstr("bgp-8x8x8, dgx-h100-superpod, dragonfly-xc, "
+                                                  "fattree-64x64, gb200-nvl72-pod, kraken, "
+                                                  "tianhe3-proto"));
 }
 
 TEST_F(MachineCatalogTest, ConfigFileMachinesLoad) {
@@ -161,7 +164,7 @@ TEST_F(MachineCatalogTest, ConfigFileMachinesLoad) {
   WriteFile(config, kTwoMachineConfig);
   std::unique_ptr<MachineCatalog> catalog = OpenOrDie(config, "");
   ASSERT_NE(catalog, nullptr);
-  EXPECT_EQ(catalog->List().size(), 7u);
+  EXPECT_EQ(catalog->List().size(), BuiltinCatalog().size() + 2);
 
   absl::StatusOr<std::shared_ptr<const CatalogEntry>> torus = catalog->Get("lab-torus");
   ASSERT_TRUE(torus.ok()) << torus.status();
@@ -335,7 +338,7 @@ TEST_F(MachineCatalogTest, PutPersistsAcrossARestart) {
       << (*got)->machine.DebugString();
   EXPECT_EQ((*got)->model->num_nodes(), 24);
   EXPECT_EQ((*got)->model->cores_per_node(), 3);
-  EXPECT_EQ(reopened->List().size(), 6u);
+  EXPECT_EQ(reopened->List().size(), BuiltinCatalog().size() + 1);
 }
 
 TEST_F(MachineCatalogTest, PutThatReplacesKeepsOneFileAndBumpsTheVersion) {

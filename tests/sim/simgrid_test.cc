@@ -97,6 +97,20 @@ TEST(SimGridTest, MessagesInsideANodeUseItsLoopbackNotTheNetwork) {
   EXPECT_LT(same_node, across / 100);
 }
 
+TEST(SimGridTest, TwoGpusOfOneHostExchangeAtNvlinkSpeed) {
+  // 2 hosts of 2 GPUs; NVLink 1 GB/s per GPU, a rail 0.1 GB/s per GPU (a host's
+  // bundle of 2 rails: 0.2 GB/s).
+  const Allocation cluster = MustAllocate(
+      "gpu:2:gpus=2:nvlink-bandwidth=1e9:rail-bandwidth=1e8:nvlink-latency=1e-6:"
+      "rail-latency=1e-6");
+  const TaskGraph graph = MustBuild(2, {{0, 1, 200'000'000}});  // 100 MB each way
+  const double same_host = SimulatedTime(graph, cluster, {0, 1});
+  const double across = SimulatedTime(graph, cluster, {0, 2});
+  // Each direction has its own loopback / rail links: one 100 MB flow each.
+  EXPECT_NEAR(same_host, 1e8 / (1e9 * kBandwidthFactor), 1e-3);
+  EXPECT_NEAR(across, 1e8 / (2e8 * kBandwidthFactor) + kLatencyFactor * 2 * 1e-6, 1e-3);
+}
+
 TEST(SimGridTest, FewerHopBytesOnAContendedTorusIsPredictedFaster) {
   const Allocation torus = MustAllocate("torus:4x4x4:link-bandwidth=1e9:link-latency=1e-7");
   GeneratorOptions stencil;

@@ -36,6 +36,7 @@ const std::map<std::string, std::string>& SampleSpecs() {
       {"chipmesh", "chipmesh:2x2:nodes=4"},
       {"dragonfly", "dragonfly:3,2,2"},
       {"hierarchy", "hierarchy:4x2:distances=1,10"},
+      {"gpu", "gpu:6:gpus=4:domain=2:leaf=4"},
       {"slurm", "slurm:" + std::string(HOPMAP_DATA_DIR) +
                     "/machines/slurm_topology_conf/nstda_tara_topology.conf"},
       {"graph",
@@ -79,9 +80,10 @@ TEST(MachineKindsTest, NamesAreDistinctAndFound) {
 
 // The list errors give, in the table's order.
 TEST(MachineKindsTest, UsagesAreListedInOrder) {
-  EXPECT_EQ(MachineKindUsages(),
-            "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
-            "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, graph:FILE, matrix:FILE");
+  EXPECT_EQ(
+      MachineKindUsages(),
+      "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
+      "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, slurm:FILE, graph:FILE, matrix:FILE");
   EXPECT_THAT(SpecError("ring:8"), HasSubstr("unknown kind 'ring' (use " + MachineKindUsages() +
                                              ", or a catalog name)"));
 }
@@ -141,9 +143,20 @@ TEST(MachineKindsTest, SharedOptionsFollowTheRow) {
     } else {
       EXPECT_NE(MustParse(sample + ":prefix=n"), nullptr);
     }
-    if (kind.has_links) {
+    auto refused = [&](const std::string& key) {
+      for (const auto& [option, instead] : kind.refused_shared_options) {
+        if (option == key) return true;
+      }
+      return false;
+    };
+    for (const auto& [option, instead] : kind.refused_shared_options) {
+      EXPECT_THAT(
+          SpecError(absl::StrCat(sample, ":", option, "=2")),
+          HasSubstr(absl::StrCat(option, "= does not apply to ", kind.name, " (", instead, ")")));
+    }
+    if (kind.has_links && !refused("link-latency")) {
       EXPECT_NE(MustParse(sample + ":link-latency=1e-6"), nullptr);
-    } else {
+    } else if (!kind.has_links) {
       EXPECT_THAT(SpecError(sample + ":link-latency=1e-6"),
                   HasSubstr("link-bandwidth=/link-latency= do not apply to " + kind.name));
     }
@@ -152,12 +165,54 @@ TEST(MachineKindsTest, SharedOptionsFollowTheRow) {
                   HasSubstr("node= does not apply to " + kind.name));
       EXPECT_THAT(SpecError(sample + ":cores=2"),
                   HasSubstr("cores= does not apply to " + kind.name));
-    } else {
+    } else if (!refused("node")) {
       std::shared_ptr<Machine> m = MustParse(sample + ":node=2x2");
       ASSERT_NE(m, nullptr);
       EXPECT_EQ(m->cores_per_node(), 4);
     }
   }
+}
+
+// gpu:HOSTS: runs of domain= and leaf= hosts, the fabric's figures per GPU, and the
+// host names of prefix=/width=.
+TEST(MachineKindsTest, GpuSpecsReadBack) {
+  std::shared_ptr<Machine> m =
+      MustParse("gpu:20:gpus=8:domain=2:leaf=8:rail-bandwidth=25e9:oversubscription=2");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->kind(), "gpu");
+  EXPECT_EQ(m->cores_per_node(), 8);
+  EXPECT_EQ(m->NodeName(17), "host017");
+  EXPECT_EQ(m->Hops(0, 1), 2);
+  EXPECT_EQ(m->Hops(0, 2), 36);  // F = 450 / 25 = 18
+  EXPECT_EQ(m->Hops(0, 19), 72);
+  EXPECT_EQ(m->Spec(), "gpu:20:gpus=8:domain=2:leaf=8:rail-bandwidth=2.5e+10:oversubscription=2");
+  m = MustParse("gpu:4:prefix=dgx:width=2:nvlink-latency=2e-6");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->NodeName(3), "dgx03");
+  EXPECT_EQ(m->cores_per_node(), 8);
+  EXPECT_EQ(m->LinkName(0), "dgx00 -> leaf0 rails");
+  EXPECT_EQ(m->Spec(), "gpu:4:gpus=8:nvlink-latency=2e-06:prefix=dgx:width=2");
+  EXPECT_EQ(MustParse(m->Spec())->Spec(), m->Spec());
+}
+
+TEST(MachineKindsTest, BadGpuSpecsSayWhichOption) {
+  EXPECT_THAT(SpecError("gpu:0"), HasSubstr("the number of hosts must be a positive integer"));
+  EXPECT_THAT(SpecError("gpu:4:gpus=0"), HasSubstr("gpus= must be a positive integer, got '0'"));
+  EXPECT_THAT(SpecError("gpu:4:gpus=65"), HasSubstr("gpus_per_host (gpus=) must be from 1 to 64"));
+  EXPECT_THAT(SpecError("gpu:8:domain=3:leaf=4"),
+              HasSubstr("domain=3 does not divide leaf=4 (an NVLink domain lies inside one leaf"));
+  EXPECT_THAT(SpecError("gpu:8:rail-bandwidth=5"),
+              HasSubstr("rail-bandwidth= must be a number from 1000 to 1e+14"));
+  EXPECT_THAT(SpecError("gpu:8:nvlink-latency=0"),
+              HasSubstr("nvlink_latency (nvlink-latency=) must be above 0"));
+  EXPECT_THAT(SpecError("gpu:8:oversubscription=0.5"),
+              HasSubstr("oversubscription= must be a number from 1 to"));
+  EXPECT_THAT(
+      SpecError("gpu:8:cores=8"),
+      HasSubstr("cores= does not apply to gpu (the slots of a host are its GPUs: use gpus=)"));
+  EXPECT_THAT(SpecError("gpu:8:link-bandwidth=1e9"),
+              HasSubstr("use nvlink-bandwidth= and rail-bandwidth="));
+  EXPECT_THAT(SpecError("gpu:2000000"), HasSubstr("2000000 hosts, at most 1000000"));
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ std::string SpecError(const std::string& spec,
 
 constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
-    "hierarchy:A1xA2:distances=D1,D2, slurm:FILE, "
+    "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, slurm:FILE, "
     "graph:FILE, matrix:FILE, or a catalog name";
 
 // ---------------------------------------------------------------- catalog
@@ -59,14 +59,18 @@ TEST(CatalogTest, EntriesInOrder) {
     specs.push_back(e.spec);
     EXPECT_FALSE(e.description.empty()) << e.name;
   }
-  EXPECT_THAT(names,
-              ElementsAre("bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64", "dragonfly-xc"));
+  EXPECT_THAT(names, ElementsAre("bgp-8x8x8", "kraken", "tianhe3-proto", "fattree-64x64",
+                                 "dragonfly-xc", "dgx-h100-superpod", "gb200-nvl72-pod"));
   EXPECT_THAT(specs,
               ElementsAre("torus:8x8x8:cores=4:link-bandwidth=425e6:link-latency=100e-9",
                           "torus:25x16x24:cores=12:link-bandwidth=4.8e9:link-latency=100e-9",
                           "chipmesh:4x4:nodes=96:link-bandwidth=1.75e9:link-latency=100e-9",
                           "fattree:64x64:cores=16:link-bandwidth=12.5e9:link-latency=90e-9",
-                          "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e9:link-latency=100e-9"));
+                          "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e9:link-latency=100e-9",
+                          "gpu:128:gpus=8:leaf=32:nvlink-bandwidth=450e9:rail-bandwidth=50e9:"
+                          "prefix=dgx:width=3",
+                          "gpu:144:gpus=4:domain=18:leaf=144:nvlink-bandwidth=900e9:"
+                          "rail-bandwidth=50e9:prefix=tray:width=3"));
 }
 
 TEST(CatalogTest, Find) {
@@ -102,6 +106,10 @@ TEST(CatalogTest, EveryEntryParsesWithItsDocumentedSize) {
        "fattree:64x64:cores=16:link-bandwidth=1.25e+10:link-latency=9e-08", 4},
       {"dragonfly-xc", "dragonfly", 5760, 24,
        "dragonfly:15,96,4:cores=24:link-bandwidth=5.25e+09:link-latency=1e-07", 5},
+      // Hops weighted: an NVLink link 1, a fabric link F = NVLink / rail bandwidth.
+      {"dgx-h100-superpod", "gpu", 128, 8, "gpu:128:gpus=8:prefix=dgx:width=3", 36},
+      {"gb200-nvl72-pod", "gpu", 144, 4,
+       "gpu:144:gpus=4:domain=18:leaf=144:nvlink-bandwidth=9e+11:prefix=tray:width=3", 36},
   };
   ASSERT_EQ(BuiltinCatalog().size(), expected.size());
   for (const CatalogExpectation& e : expected) {
@@ -489,10 +497,11 @@ TEST(MachineSpecTest, MatrixFile) {
 // ---------------------------------------------------------------- errors
 
 TEST(MachineSpecErrorTest, UnknownMachineListsTheCatalog) {
-  EXPECT_EQ(SpecError("nosuch", absl::StatusCode::kNotFound),
-            std::string("unknown machine 'nosuch' (catalog: bgp-8x8x8, kraken, tianhe3-proto, "
-                        "fattree-64x64, dragonfly-xc; or a spec: ") +
-                kKinds + ")");
+  EXPECT_EQ(
+      SpecError("nosuch", absl::StatusCode::kNotFound),
+      std::string("unknown machine 'nosuch' (catalog: bgp-8x8x8, kraken, tianhe3-proto, "
+                  "fattree-64x64, dragonfly-xc, dgx-h100-superpod, gb200-nvl72-pod; or a spec: ") +
+          kKinds + ")");
 }
 
 TEST(MachineSpecErrorTest, UnknownKind) {
@@ -576,25 +585,31 @@ TEST(MachineSpecErrorTest, BadOptionValues) {
 }
 
 TEST(MachineSpecErrorTest, UnknownOption) {
-  EXPECT_EQ(SpecError("torus:4x4:foo=1"),
-            "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
-            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=, cpus=)");
+  EXPECT_EQ(
+      SpecError("torus:4x4:foo=1"),
+      "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
+      "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
   // An unknown option before known ones: the known ones are peeled off first.
-  EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
-            "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=, cpus=)");
+  EXPECT_EQ(
+      SpecError("torus:4x4:foo=1:cores=2"),
+      "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
+      "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
 // unknown option follows a known one, the message names everything after the
 // dimensions ('cores=2:foo=1', and 'cores=4:4x4' for a catalog name).
 TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
-  EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
-            "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
-            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-            "node=, node-distances=, hop-cost=, packages=, cpus=)");
+  EXPECT_EQ(
+      SpecError("torus:4x4:cores=2:foo=1"),
+      "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
+      "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 

@@ -127,5 +127,59 @@ TEST(TrafficTest, RecursiveDoublingDoublesTheBlocksEachRound) {
   }
 }
 
+// A GPU cluster's links carry their own figures and classes; two GPUs of one host
+// exchange over NVLink (the loopback runs at one GPU's NVLink bandwidth).
+TEST(NetworkModelTest, GpuLinksHaveTheirFiguresAndBytesAddUpByClass) {
+  // 4 hosts of 2 GPUs: domains of 2 hosts, leaf groups of 2 hosts (2 groups).
+  const Allocation cluster = MustAllocate(
+      "gpu:4:gpus=2:domain=2:leaf=2:nvlink-bandwidth=4e9:rail-bandwidth=1e9:rail-latency=2e-6:"
+      "oversubscription=2");
+  // Task t on slot t: tasks 0, 1 on host 0, 2, 3 on host 1, 4 on host 2.
+  const std::vector<SlotId> slots = {0, 1, 2, 3, 4};
+  const std::vector<std::vector<TaskFlow>> phases = {
+      {{0, 1, 10}, {0, 2, 100}, {0, 4, 1000}}};  // in the host, the domain, across the spine
+  absl::StatusOr<NetworkModel> model = BuildNetworkModel(cluster, slots, phases, 1);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->node_bandwidth, 4e9);
+  EXPECT_THAT(model->link_classes, ElementsAre("nvlink", "rail", "spine"));
+  EXPECT_EQ(model->node_link_class, "nvlink");
+  ASSERT_EQ(model->links.size(), 6u);  // 2 NVLink, then rail up, spine up, spine down, rail down
+  for (const SimLink& link : model->links) {
+    if (link.link_class == "nvlink") {
+      EXPECT_EQ(link.bandwidth, 2 * 4e9);
+      EXPECT_EQ(link.latency, 1e-6);
+    } else if (link.link_class == "rail") {
+      EXPECT_EQ(link.bandwidth, 2 * 1e9);
+      EXPECT_EQ(link.latency, 2e-6);
+    } else {
+      EXPECT_EQ(link.link_class, "spine");
+      EXPECT_EQ(link.bandwidth, 2 * 2 * 1e9 / 2);  // 2 hosts of 2 GPUs, half up
+    }
+  }
+  // nvlink: 10 inside host 0, 100 on each of its 2 links; rail: 1000 up and down;
+  // spine: 1000 up and down.
+  EXPECT_THAT(BytesByLinkClass(*model), ElementsAre(std::pair<std::string, double>{"nvlink", 210},
+                                                    std::pair<std::string, double>{"rail", 2000},
+                                                    std::pair<std::string, double>{"spine", 2000}));
+  const BusiestLink busiest = FindBusiestLink(*model);
+  EXPECT_DOUBLE_EQ(busiest.busy_s, 1000 / 2e9);  // a spine link: 1000 B at 2 GB/s
+}
+
+TEST(NetworkModelTest, MachinesWithoutLinkClassesReportNone) {
+  const Allocation line = MustAllocate("mesh:4:cores=2");
+  absl::StatusOr<NetworkModel> model =
+      BuildNetworkModel(line, std::vector<SlotId>{0, 1, 6}, {{{0, 2, 5}}}, 1);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE(model->link_classes.empty());
+  EXPECT_EQ(model->node_bandwidth, kNodeBandwidth);
+  EXPECT_TRUE(BytesByLinkClass(*model).empty());
+  // One host per domain: no NVLink links, but a host's inner bytes are NVLink's.
+  const Allocation hosts = MustAllocate("gpu:2:gpus=2");
+  model = BuildNetworkModel(hosts, std::vector<SlotId>{0, 1, 2}, {{{0, 1, 7}, {0, 2, 3}}}, 1);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_THAT(BytesByLinkClass(*model), ElementsAre(std::pair<std::string, double>{"nvlink", 7},
+                                                    std::pair<std::string, double>{"rail", 6}));
+}
+
 }  // namespace
 }  // namespace hopmap

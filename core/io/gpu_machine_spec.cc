@@ -1,0 +1,103 @@
+#include "core/io/gpu_machine_spec.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "core/io/machine_spec_values.h"
+#include "core/topology/gpu_cluster.h"
+
+namespace hopmap::io_internal {
+namespace {
+
+absl::Status ReadPositive(const MachineSpecParts& parts, const char* key, int32_t& value) {
+  auto it = parts.options.find(key);
+  if (it == parts.options.end()) return absl::OkStatus();
+  absl::StatusOr<int32_t> v = ParsePositive(it->second, absl::StrCat(key, "="), parts.spec);
+  if (!v.ok()) return v.status();
+  value = *v;
+  return absl::OkStatus();
+}
+
+absl::Status ReadNumber(const MachineSpecParts& parts, const char* key, double low, double high,
+                        const char* unit, double& value) {
+  auto it = parts.options.find(key);
+  if (it == parts.options.end()) return absl::OkStatus();
+  absl::StatusOr<double> v =
+      ParseInRange(it->second, absl::StrCat(key, "="), low, high, unit, parts.spec);
+  if (!v.ok()) return v.status();
+  value = *v;
+  return absl::OkStatus();
+}
+
+absl::Status ReadFabric(const MachineSpecParts& parts, GpuFabric& fabric) {
+  for (auto [key, value] : {std::pair{"nvlink-bandwidth", &fabric.nvlink_bandwidth},
+                            std::pair{"rail-bandwidth", &fabric.rail_bandwidth}}) {
+    if (absl::Status s =
+            ReadNumber(parts, key, kMinLinkBandwidth, kMaxLinkBandwidth, "bytes/s per GPU", *value);
+        !s.ok()) {
+      return s;
+    }
+  }
+  for (auto [key, value] : {std::pair{"nvlink-latency", &fabric.nvlink_latency},
+                            std::pair{"rail-latency", &fabric.rail_latency}}) {
+    if (absl::Status s = ReadNumber(parts, key, 0, kMaxLinkLatency, "seconds per link", *value);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return ReadNumber(parts, "oversubscription", 1, 1e6, "leaf capacity over uplink capacity",
+                    fabric.oversubscription);
+}
+
+// The host names: host000, host001, ... unless prefix=/width= say otherwise (then
+// as every kind names its nodes: prefix nid, width 5 unless given).
+NodeNames HostNamePattern(const SpecOptions& options) {
+  if (!options.contains("prefix") && !options.contains("width")) {
+    return NodeNames::Pattern(std::string(GpuClusterMachine::kHostPrefix),
+                              GpuClusterMachine::kHostWidth);
+  }
+  int width = 5;
+  if (auto it = options.find("width");
+      it != options.end() && !absl::SimpleAtoi(it->second, &width)) {
+    width = 5;  // ParseMachineSpec reports the bad width=
+  }
+  auto it = options.find("prefix");
+  return NodeNames::Pattern(it == options.end() ? "nid" : it->second, width);
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<Machine>> ParseGpuCluster(const MachineSpecParts& parts) {
+  const std::string& spec = parts.spec;
+  absl::StatusOr<int32_t> hosts = ParsePositive(parts.args, "the number of hosts", spec);
+  if (!hosts.ok()) return hosts.status();
+  if (*hosts > GpuClusterMachine::kMaxHosts) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine spec '", spec, "': ", *hosts, " hosts, at most ", GpuClusterMachine::kMaxHosts));
+  }
+  GpuClusterSpec cluster;
+  int32_t domain = 1, leaf = GpuClusterMachine::kDefaultLeafHosts;
+  for (auto [key, value] : {std::pair{"gpus", &cluster.gpus_per_host}, std::pair{"domain", &domain},
+                            std::pair{"leaf", &leaf}}) {
+    if (absl::Status s = ReadPositive(parts, key, *value); !s.ok()) return s;
+  }
+  if (leaf % domain != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine spec '", spec, "': domain=", domain, " does not divide leaf=", leaf,
+                     " (an NVLink domain lies inside one leaf group)"));
+  }
+  if (absl::Status s = ReadFabric(parts, cluster.fabric); !s.ok()) return s;
+  const NodeNames names = HostNamePattern(parts.options);
+  for (int32_t h = 0; h < *hosts; ++h) {
+    cluster.host_names.push_back(names.Name(h));
+    cluster.leaf_of_host.push_back(h / leaf);
+    if (domain > 1) cluster.domain_of_host.push_back(h / domain);
+  }
+  absl::StatusOr<GpuClusterMachine> machine = GpuClusterMachine::Create(std::move(cluster));
+  if (machine.ok()) machine->set_node_names(names);
+  return Share(std::move(machine), spec);
+}
+
+}  // namespace hopmap::io_internal
