@@ -33,8 +33,9 @@ OUT_JSON=$3
 BUILD=${BUILD:-build}
 HOPMAP=$(realpath "$BUILD/client/hopmap")
 [[ -x $HOPMAP ]] || { echo "${0##*/}: build hopmap first (bash deploy/build.sh)" >&2; exit 1; }
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+WORK=${KEEP_WORK:-$(mktemp -d)}
+mkdir -p "$WORK"
+[[ -n ${KEEP_WORK:-} ]] || trap 'rm -rf "$WORK"' EXIT
 ROWS=$WORK/rows.jsonl
 : >"$ROWS"
 

@@ -5,7 +5,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/io/kubernetes_nodes.h"
 #include "core/io/machine_spec_values.h"
+#include "core/io/slurm_gpu_cluster.h"
 #include "core/topology/gpu_cluster.h"
 
 namespace hopmap::io_internal {
@@ -67,7 +69,37 @@ NodeNames HostNamePattern(const SpecOptions& options) {
   return NodeNames::Pattern(it == options.end() ? "nid" : it->second, width);
 }
 
+// The option `key`'s value into `value`, when given.
+void ReadText(const MachineSpecParts& parts, const char* key, std::string& value) {
+  if (auto it = parts.options.find(key); it != parts.options.end()) value = it->second;
+}
+
+// A cluster read from a file, with the link figures the spec gives.
+absl::StatusOr<std::shared_ptr<Machine>> WithFabric(absl::StatusOr<GpuClusterSpec> cluster,
+                                                    const MachineSpecParts& parts) {
+  if (!cluster.ok()) return cluster.status();
+  if (absl::Status s = ReadFabric(parts, cluster->fabric); !s.ok()) return s;
+  return Share(GpuClusterMachine::Create(*std::move(cluster)), parts.spec);
+}
+
 }  // namespace
+
+absl::StatusOr<std::shared_ptr<Machine>> ParseGpuSlurmCluster(const MachineSpecParts& parts) {
+  SlurmGpuClusterOptions options;
+  ReadText(parts, "tree", options.tree);
+  ReadText(parts, "block", options.block);
+  if (absl::Status s = ReadPositive(parts, "gpus", options.gpus_per_host); !s.ok()) return s;
+  return WithFabric(ParseGpuSlurmSpec(parts.args, options), parts);
+}
+
+absl::StatusOr<std::shared_ptr<Machine>> ParseGpuK8sCluster(const MachineSpecParts& parts) {
+  KubernetesNodesOptions options;
+  ReadText(parts, "block-label", options.block_label);
+  ReadText(parts, "sub-block-label", options.sub_block_label);
+  ReadText(parts, "host-label", options.host_label);
+  if (absl::Status s = ReadPositive(parts, "gpus", options.gpus_per_host); !s.ok()) return s;
+  return WithFabric(ParseGpuK8sSpec(parts.args, options), parts);
+}
 
 absl::StatusOr<std::shared_ptr<Machine>> ParseGpuCluster(const MachineSpecParts& parts) {
   const std::string& spec = parts.spec;

@@ -157,18 +157,42 @@ void RegisterBuiltinMachineKinds(std::vector<MachineKind>& kinds) {
                    .parse = &ParseHierarchy,
                    .own_options = {"distances"},
                    .one_slot_per_node = true});
+  // GPU clusters (issue 48): a host's slots are its GPUs, each kind of link has its
+  // own figures.
+  const std::vector<std::pair<std::string, std::string>> refused_by_gpu_clusters = {
+      {"cores", "the slots of a host are its GPUs: use gpus="},
+      {"node", "the slots of a host are its GPUs: use gpus="},
+      {"link-bandwidth", "use nvlink-bandwidth= and rail-bandwidth=, per GPU"},
+      {"link-latency", "use nvlink-latency= and rail-latency="}};
+  const std::vector<std::string> gpu_fabric_options = {
+      "nvlink-bandwidth", "nvlink-latency", "rail-bandwidth", "rail-latency", "oversubscription"};
+  std::vector<std::string> gpu_options = {"gpus", "domain", "leaf"};
+  gpu_options.insert(gpu_options.end(), gpu_fabric_options.begin(), gpu_fabric_options.end());
   kinds.push_back({.name = "gpu",
                    .machine_kind = "gpu",
                    .usage = "gpu:HOSTS:gpus=G",
                    .parse = &io_internal::ParseGpuCluster,
-                   .own_options = {"gpus", "domain", "leaf", "nvlink-bandwidth", "nvlink-latency",
-                                   "rail-bandwidth", "rail-latency", "oversubscription"},
-                   .refused_shared_options = {
-                       {"cores", "the slots of a host are its GPUs: use gpus="},
-                       {"node", "the slots of a host are its GPUs: use gpus="},
-                       {"link-bandwidth", "use nvlink-bandwidth= and rail-bandwidth=, per GPU"},
-                       {"link-latency", "use nvlink-latency= and rail-latency="}}});
+                   .own_options = gpu_options,
+                   .refused_shared_options = refused_by_gpu_clusters});
   // File kinds: ARGS is the file's path.
+  std::vector<std::string> slurm_options = {"gpus", "tree", "block"};
+  slurm_options.insert(slurm_options.end(), gpu_fabric_options.begin(), gpu_fabric_options.end());
+  kinds.push_back({.name = "gpu-slurm",
+                   .machine_kind = "gpu",
+                   .usage = "gpu-slurm:FILE",
+                   .parse = &io_internal::ParseGpuSlurmCluster,
+                   .own_options = slurm_options,
+                   .reads_file = true,
+                   .refused_shared_options = refused_by_gpu_clusters});
+  std::vector<std::string> k8s_options = {"gpus", "block-label", "sub-block-label", "host-label"};
+  k8s_options.insert(k8s_options.end(), gpu_fabric_options.begin(), gpu_fabric_options.end());
+  kinds.push_back({.name = "gpu-k8s",
+                   .machine_kind = "gpu",
+                   .usage = "gpu-k8s:FILE",
+                   .parse = &io_internal::ParseGpuK8sCluster,
+                   .own_options = k8s_options,
+                   .reads_file = true,
+                   .refused_shared_options = refused_by_gpu_clusters});
   kinds.push_back({.name = "slurm",
                    .machine_kind = "graph",
                    .usage = "slurm:FILE",

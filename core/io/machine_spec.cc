@@ -37,14 +37,19 @@ const char* const kOptionKeys[] = {"cores",          "wrap",
                                    "gpus",           "domain",
                                    "leaf",           "nvlink-bandwidth",
                                    "nvlink-latency", "rail-bandwidth",
-                                   "rail-latency",   "oversubscription"};
+                                   "rail-latency",   "oversubscription",
+                                   "tree",           "block",
+                                   "block-label",    "sub-block-label",
+                                   "host-label"};
 
 // The keys of kOptionKeys that only some kinds take (their rows' own_options), in
 // the order a spec's stray ones are reported.
 const char* const kKindOwnOptions[] = {
     "wrap",           "distances",      "nodes",        "hops",
     "gpus",           "domain",         "leaf",         "nvlink-bandwidth",
-    "nvlink-latency", "rail-bandwidth", "rail-latency", "oversubscription"};
+    "nvlink-latency", "rail-bandwidth", "rail-latency", "oversubscription",
+    "tree",           "block",          "block-label",  "sub-block-label",
+    "host-label"};
 
 bool IsOptionKey(absl::string_view key) {
   for (const char* k : kOptionKeys) {

@@ -189,24 +189,28 @@ absl::StatusOr<GpuClusterMachine> GpuClusterMachine::Create(GpuClusterSpec spec)
 }
 
 std::string GpuClusterMachine::Spec() const {
-  if (!spec_.source.empty()) return absl::StrCat(spec_.source, SharedSpecOptions());
-  // Only what differs from the parser's defaults (leaf=32, GpuFabric{}).
+  // The link figures that differ from GpuFabric{}: a file kind's machine takes them
+  // as options too.
   const GpuFabric& f = spec_.fabric;
   const GpuFabric defaults;
-  std::string spec = absl::StrCat("gpu:", num_nodes(), ":gpus=", spec_.gpus_per_host);
-  if (hosts_per_domain_ > 1) absl::StrAppend(&spec, ":domain=", hosts_per_domain_);
-  const int32_t leaf = leaf_size_[0];  // groups are runs of leaf= hosts, the last maybe short
-  if (num_leaves() > 1 ? leaf != kDefaultLeafHosts : leaf > kDefaultLeafHosts) {
-    absl::StrAppend(&spec, ":leaf=", leaf);
-  }
+  std::string fabric;
   for (auto [key, value, fallback] :
        {std::tuple{"nvlink-bandwidth", f.nvlink_bandwidth, defaults.nvlink_bandwidth},
         std::tuple{"nvlink-latency", f.nvlink_latency, defaults.nvlink_latency},
         std::tuple{"rail-bandwidth", f.rail_bandwidth, defaults.rail_bandwidth},
         std::tuple{"rail-latency", f.rail_latency, defaults.rail_latency},
         std::tuple{"oversubscription", f.oversubscription, defaults.oversubscription}}) {
-    if (value != fallback) absl::StrAppend(&spec, ":", key, "=", Shortest(value));
+    if (value != fallback) absl::StrAppend(&fabric, ":", key, "=", Shortest(value));
   }
+  if (!spec_.source.empty()) return absl::StrCat(spec_.source, fabric, SharedSpecOptions());
+  // Only what differs from the parser's defaults (leaf=32).
+  std::string spec = absl::StrCat("gpu:", num_nodes(), ":gpus=", spec_.gpus_per_host);
+  if (hosts_per_domain_ > 1) absl::StrAppend(&spec, ":domain=", hosts_per_domain_);
+  const int32_t leaf = leaf_size_[0];  // groups are runs of leaf= hosts, the last maybe short
+  if (num_leaves() > 1 ? leaf != kDefaultLeafHosts : leaf > kDefaultLeafHosts) {
+    absl::StrAppend(&spec, ":leaf=", leaf);
+  }
+  absl::StrAppend(&spec, fabric);
   if (node_names().is_pattern() &&
       (node_names().prefix() != kHostPrefix || node_names().width() != kHostWidth)) {
     absl::StrAppend(&spec, ":prefix=", node_names().prefix(), ":width=", node_names().width());
