@@ -46,8 +46,8 @@ std::string SpecError(const std::string& spec,
 
 constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
-    "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, slurm:FILE, "
-    "graph:FILE, matrix:FILE, or a catalog name";
+    "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, gpu-slurm:FILE, gpu-k8s:FILE, "
+    "slurm:FILE, graph:FILE, matrix:FILE, or a catalog name";
 
 // ---------------------------------------------------------------- catalog
 
@@ -585,31 +585,34 @@ TEST(MachineSpecErrorTest, BadOptionValues) {
 }
 
 TEST(MachineSpecErrorTest, UnknownOption) {
-  EXPECT_EQ(
-      SpecError("torus:4x4:foo=1"),
-      "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
-      "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
-      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
+  EXPECT_EQ(SpecError("torus:4x4:foo=1"),
+            "machine spec 'torus:4x4:foo=1': unknown option 'foo=1' (options: cores=, wrap=, "
+            "nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+            "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, "
+            "oversubscription=, tree=, block=, block-label=, "
+            "sub-block-label=, host-label=)");
   // An unknown option before known ones: the known ones are peeled off first.
-  EXPECT_EQ(
-      SpecError("torus:4x4:foo=1:cores=2"),
-      "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
-      "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
-      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
+  EXPECT_EQ(SpecError("torus:4x4:foo=1:cores=2"),
+            "machine spec 'torus:4x4:foo=1:cores=2': unknown option 'foo=1' (options: cores=, "
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+            "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, "
+            "oversubscription=, tree=, block=, block-label=, "
+            "sub-block-label=, host-label=)");
 }
 
 // The error should name only the bad segment, wherever it is. Today, when an
 // unknown option follows a known one, the message names everything after the
 // dimensions ('cores=2:foo=1', and 'cores=4:4x4' for a catalog name).
 TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
-  EXPECT_EQ(
-      SpecError("torus:4x4:cores=2:foo=1"),
-      "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
-      "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
-      "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
-      "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, oversubscription=)");
+  EXPECT_EQ(SpecError("torus:4x4:cores=2:foo=1"),
+            "machine spec 'torus:4x4:cores=2:foo=1': unknown option 'foo=1' (options: cores=, "
+            "wrap=, nodes=, hops=, prefix=, width=, link-bandwidth=, link-latency=, distances=, "
+            "node=, node-distances=, hop-cost=, packages=, cpus=, gpus=, domain=, leaf=, "
+            "nvlink-bandwidth=, nvlink-latency=, rail-bandwidth=, rail-latency=, "
+            "oversubscription=, tree=, block=, block-label=, "
+            "sub-block-label=, host-label=)");
   EXPECT_THAT(SpecError("bgp-8x8x8:4x4"), HasSubstr("unknown option '4x4'"));
 }
 
