@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,19 @@ absl::StatusOr<std::string> ReadText(const std::string& path, const std::string&
   text << in.rdbuf();
   if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
   return text.str();
+}
+
+// The machine of a file kind as the request carries it: the model parsed here when
+// its kind has a message of its own (a GPU cluster, whose spec options decide it),
+// else the file's text, which the daemon parses as the kind's reader does.
+absl::StatusOr<MachineRef> FileMachineRef(const std::string& file_kind, const Machine& parsed) {
+  if (std::optional<MachineRef> model = ParsedMachineRef(parsed)) return *std::move(model);
+  // Spec() is "KIND:PATH", the options peeled off.
+  const std::string spec = parsed.Spec();
+  const std::string path = spec.substr(spec.find(':') + 1);
+  absl::StatusOr<std::string> text = ReadText(path, "machine file");
+  if (!text.ok()) return text.status();
+  return MachineFileRef(file_kind, *std::move(text), parsed.cores_per_node());
 }
 
 // --nodes as one selection string: @FILE's lines without '#' comments and blank
@@ -89,13 +103,7 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     if (!parsed.ok()) return parsed.status();
     PrintWarnings(**parsed);
     problem.local_machine = *std::move(parsed);
-    // Spec() is "KIND:PATH", the options peeled off.
-    const std::string spec = problem.local_machine->Spec();
-    const std::string path = spec.substr(spec.find(':') + 1);
-    absl::StatusOr<std::string> text = ReadText(path, "machine file");
-    if (!text.ok()) return text.status();
-    absl::StatusOr<MachineRef> machine =
-        MachineFileRef(file_kind, *std::move(text), problem.local_machine->cores_per_node());
+    absl::StatusOr<MachineRef> machine = FileMachineRef(file_kind, *problem.local_machine);
     if (!machine.ok()) return machine.status();
     problem.machine = *std::move(machine);
   } else {

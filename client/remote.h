@@ -23,9 +23,11 @@ absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const Remote
 
 // The machine, allocation and graph of a request, from the problem flags, sent as
 // given through proto/convert (MachineRef, AllocationSpecToProto, TaskGraphToProto):
-//  - a file kind (slurm:FILE, graph:FILE, matrix:FILE) is parsed here (its errors
-//    and warnings as with --local) and its text sent in slurm_topology_conf /
-//    switch_graph_file / distance_matrix_file, with its cores per node;
+//  - a file kind (slurm:FILE, graph:FILE, matrix:FILE, gpu-slurm:FILE,
+//    gpu-k8s:FILE) is parsed here (its errors and warnings as with --local); a GPU
+//    cluster is sent as that model (gpu_cluster: its spec options decided it), the
+//    others' text in slurm_topology_conf / switch_graph_file / distance_matrix_file,
+//    with its cores per node;
 //  - another spec (with a ':') is sent as Machine{spec};
 //  - a name is sent as machine_name (the daemon's catalog);
 //  - --nodes goes in allocation.nodes (@FILE: its lines without comments and blank

@@ -1,5 +1,7 @@
 #include "proto/convert/convert.h"
 
+#include <string_view>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/balance/balancers.h"
@@ -27,11 +29,13 @@ absl::StatusOr<std::string> SpecOf(const v1::Machine& m) {
       if (const size_t colon = spec.find(':'); colon != std::string::npos) {
         const MachineKind* kind = FindMachineKind(std::string_view(spec).substr(0, colon));
         if (kind != nullptr && kind->reads_file) {
-          return FieldError("machine.spec",
-                            absl::StrCat("file machines (", kind->name,
-                                         ":) cannot be named by path in a request; send "
-                                         "switch_graph, distance_matrix or "
-                                         "slurm_topology_conf"));
+          return FieldError(
+              "machine.spec",
+              absl::StrCat("file machines (", kind->name,
+                           ":) cannot be named by path in a request; send ",
+                           kind->machine_kind == "gpu" ? "gpu_cluster"
+                                                       : "switch_graph, distance_matrix or "
+                                                         "slurm_topology_conf"));
         }
       }
       return spec;
@@ -76,6 +80,33 @@ absl::StatusOr<std::string> SpecOf(const v1::Machine& m) {
     default:
       return std::string();
   }
+}
+
+// The Machine fields that stand for shared spec options its kind refuses (a GPU
+// cluster's slots are its GPUs, its links have their own figures): refused the same
+// way, with what to use instead. cores_per_node equal to the machine's says nothing.
+absl::Status CheckRefusedSharedFields(const v1::Machine& m, const Machine& machine) {
+  const MachineKind* kind = MachineKindOf(machine);
+  if (kind == nullptr) return absl::OkStatus();
+  struct SharedField {
+    std::string_view option;
+    const char* field;
+    bool given;
+  };
+  const SharedField fields[] = {
+      {"cores", "machine.cores_per_node",
+       m.cores_per_node() > 0 && m.cores_per_node() != machine.cores_per_node()},
+      {"link-bandwidth", "machine.link_bandwidth", m.has_link_bandwidth()},
+      {"link-latency", "machine.link_latency", m.has_link_latency()}};
+  for (const auto& [option, instead] : kind->refused_shared_options) {
+    for (const SharedField& f : fields) {
+      if (f.given && option == f.option) {
+        return FieldError(f.field,
+                          absl::StrCat("not for a ", kind->machine_kind, " machine: ", instead));
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -170,13 +201,20 @@ absl::StatusOr<std::shared_ptr<Machine>> MachineFromProto(const v1::Machine& m) 
         machine = std::make_shared<DistanceMatrixMachine>(*std::move(dm));
         break;
       }
+      case v1::Machine::kGpuCluster: {
+        absl::StatusOr<std::shared_ptr<Machine>> cluster = GpuClusterFromProto(m.gpu_cluster());
+        if (!cluster.ok()) return cluster.status();
+        machine = *std::move(cluster);
+        break;
+      }
       default:
         return FieldError("machine",
                           "no model (set spec, torus, fat_tree, chip_mesh, dragonfly, "
                           "switch_graph, distance_matrix, slurm_topology_conf, "
-                          "switch_graph_file or distance_matrix_file)");
+                          "switch_graph_file, distance_matrix_file or gpu_cluster)");
     }
   }
+  if (absl::Status s = CheckRefusedSharedFields(m, *machine); !s.ok()) return s;
   if (const MachineKind* kind = MachineKindOf(*machine);
       m.cores_per_node() > 1 && kind != nullptr && kind->one_slot_per_node) {
     return FieldError(

@@ -18,6 +18,7 @@
 #include "core/solve/report.h"
 #include "core/solve/simulate.h"
 #include "core/solve/solve.h"
+#include "core/topology/gpu_cluster.h"
 #include "core/topology/machine.h"
 #include "hopmap/v1/machine.pb.h"
 #include "hopmap/v1/mapper.pb.h"
@@ -41,6 +42,14 @@ absl::Status ValidateMachineName(const std::string& name);
 // spec, nodes and cores per node.
 v1::MachineSummary MachineSummaryToProto(const std::string& name, const std::string& description,
                                          const std::string& origin, const Machine& model);
+
+// A GPU cluster's hosts, NVLink domains, leaf groups and link figures, and back
+// (gpu_convert.cc; MachineFromProto calls the second for Machine.gpu_cluster): every
+// figure is sent, unset ones read as GpuFabric's defaults, gpus_per_host 0 as 8.
+// GpuClusterMachine::Create checks the rest; errors name the field
+// ("machine.gpu_cluster.leaf_of_host: ..."); the source must be a gpu kind's spec.
+void GpuClusterToProto(const GpuClusterSpec& spec, v1::GpuCluster* out);
+absl::StatusOr<std::shared_ptr<Machine>> GpuClusterFromProto(const v1::GpuCluster& cluster);
 
 // The task graph of a request: CSR or an edge list (not both). Errors name the
 // field ("graph.xadj[4] = ...", "graph.edge_v[7]: task 90 out of range").
@@ -68,6 +77,11 @@ MachineRef MachineRefFromText(const std::string& name_or_spec);
 // per node its spec gave. InvalidArgument for another kind.
 absl::StatusOr<MachineRef> MachineFileRef(absl::string_view kind, std::string text,
                                           int32_t cores_per_node);
+// The machine a client read from a file itself, as a structured model when its kind
+// has one, so that the options its spec gave travel too: a GPU cluster
+// (gpu-slurm:FILE, gpu-k8s:FILE) as gpu_cluster. Null for the other kinds (their
+// file's text goes as MachineFileRef's).
+std::optional<MachineRef> ParsedMachineRef(const Machine& machine);
 void MachineRefToProto(const MachineRef& machine, v1::MapRequest* out);
 void MachineRefToProto(const MachineRef& machine, v1::EvaluateRequest* out);
 void MachineRefToProto(const MachineRef& machine, v1::SimulateRequest* out);

@@ -13,6 +13,7 @@
 #include "core/graph/generators.h"
 #include "gtest/gtest.h"
 #include "hopmap/v1/mapper.pb.h"
+#include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 #include "tests/integration/daemon_process.h"
 
@@ -52,6 +53,13 @@ inline v1::MapRequest Request(const std::string& machine, const TaskGraph& graph
   request.set_algorithm(algorithm);
   request.set_threads(2);
   return request;
+}
+
+// A map report's JSON without the fields that measure time.
+inline nlohmann::json WithoutTimes(nlohmann::json j) {
+  j.erase("solve_seconds");
+  for (auto& c : j["candidates"]) c.erase("seconds");
+  return j;
 }
 
 }  // namespace hopmap::testing

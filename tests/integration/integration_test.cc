@@ -39,14 +39,8 @@ using ::hopmap::testing::Request;
 using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::Stencil;
 using ::hopmap::testing::TempPath;
+using ::hopmap::testing::WithoutTimes;
 using ::testing::HasSubstr;
-
-// The JSON without the fields that measure time.
-nlohmann::json WithoutTimes(nlohmann::json j) {
-  j.erase("solve_seconds");
-  for (auto& c : j["candidates"]) c.erase("seconds");
-  return j;
-}
 
 TEST(DaemonTest, ServesHealthAndTheSameMappingAsLocal) {
   DaemonProcess daemon;
