@@ -95,8 +95,9 @@ void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
   app.add_option("--machine", flags.machine,
                  "Machine: a catalog name (see `hopmap machines`; with --server, the daemon's "
                  "catalog) or a spec such as torus:25x16x24:cores=12, mesh:32x32, fattree:64x64, "
-                 "chipmesh:4x4, dragonfly:G,A,P, slurm:FILE, graph:FILE, matrix:FILE (files are "
-                 "read here and sent)")
+                 "chipmesh:4x4, dragonfly:G,A,P, hierarchy:4x16x16:distances=1,10,100, "
+                 "gpu:HOSTS:gpus=8, gpu-slurm:FILE, gpu-k8s:FILE, slurm:FILE, graph:FILE, "
+                 "matrix:FILE (files are read here and sent; docs/formats.md lists every kind)")
       ->required();
   app.add_option("--nodes", flags.nodes,
                  "Allocated nodes in order: ids and ranges (0-99,200-299), a Slurm hostlist "
