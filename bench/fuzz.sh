@@ -15,7 +15,7 @@ MAX_TIME=${MAX_TIME:-0}
 WORK=${FUZZ_DIR:-/tmp/hopmap-fuzz}
 ALL=(fuzz_graph_mm fuzz_graph_metis fuzz_graph_scotch fuzz_graph_edgelist fuzz_graph_dense
   fuzz_qaplib fuzz_slurm_topology fuzz_switch_graph fuzz_distance_matrix fuzz_machine_json
-  fuzz_hostlist fuzz_map_request)
+  fuzz_hostlist fuzz_map_request fuzz_gpu_slurm fuzz_gpu_k8s)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=("${ALL[@]}")
 

@@ -203,6 +203,10 @@ absl::StatusOr<GpuClusterSpec> GpuClusterFromKubernetesNodes(
   } catch (const Json::parse_error& e) {
     return LineError(source, LineAt(json_text, e.byte == 0 ? 0 : e.byte - 1),
                      absl::StrCat("bad JSON: ", e.what()));
+  } catch (const Json::exception& e) {
+    // Valid syntax the parser still refuses (a number beyond a double: "1e400"); it
+    // gives no position.
+    return absl::InvalidArgumentError(absl::StrCat(source, ": bad JSON: ", e.what()));
   }
   absl::StatusOr<std::vector<const Json*>> items = Items(root, source);
   if (!items.ok()) return items.status();
