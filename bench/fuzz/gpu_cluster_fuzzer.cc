@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/fuzz/machine_checks.h"
 #include "core/io/kubernetes_nodes.h"
 #include "core/io/slurm_gpu_cluster.h"
 #include "core/io/slurm_topology_yaml.h"
@@ -39,11 +40,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<hopmap::GpuClusterMachine> machine =
       hopmap::GpuClusterMachine::Create(*std::move(spec));
   if (!machine.ok()) return 0;  // e.g. more GPUs per host than a host may have
-  const hopmap::NodeId n = machine->num_nodes();
-  if (n < 1) std::abort();
-  const int32_t h = machine->Hops(0, n - 1);
-  if (h != machine->Hops(n - 1, 0) || machine->Hops(0, 0) != 0 || h > machine->max_hops()) {
-    std::abort();
-  }
+  hopmap::CheckAcceptedMachine(*machine);
   return 0;
 }

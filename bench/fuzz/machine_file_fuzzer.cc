@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/fuzz/machine_checks.h"
 #include "core/io/machine_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -15,12 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (machine.status().message().find("fuzz.conf") == std::string::npos) std::abort();
     return 0;
   }
-  const hopmap::NodeId n = machine->num_nodes();
-  if (n < 1) std::abort();
-  // The first and last nodes: symmetric, zero on the diagonal, within the diameter.
-  const int32_t h = machine->Hops(0, n - 1);
-  if (h != machine->Hops(n - 1, 0) || machine->Hops(0, 0) != 0 || h > machine->max_hops()) {
-    std::abort();
-  }
+  hopmap::CheckAcceptedMachine(*machine);
   return 0;
 }
