@@ -1,6 +1,8 @@
 #include "core/simulate/collectives.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 #include "core/graph/training_job.h"
 
@@ -65,12 +67,27 @@ std::vector<std::vector<TaskFlow>> AllReducePhases(std::span<const TaskId> ranks
   const int64_t n = static_cast<int64_t>(ranks.size());
   if (n < 2 || payload == 0) return {};
   if (algorithm == AllReduceAlgorithm::kTree) return TreePhases(ranks, payload);
-  std::vector<std::vector<TaskFlow>> phases(1);
-  const uint64_t bytes = RingAllReduceBytesPerRank(payload, n);
-  phases[0].reserve(ranks.size());
-  for (int64_t i = 0; i < n; ++i) {
-    phases[0].push_back(
-        {ranks[static_cast<size_t>(i)], ranks[static_cast<size_t>((i + 1) % n)], bytes});
+  std::vector<std::vector<TaskFlow>> phases;
+  phases.push_back(RingPhase(ranks, RingAllReduceBytesPerRank(payload, n)));
+  return phases;
+}
+
+std::vector<TaskFlow> RingPhase(std::span<const TaskId> ranks, uint64_t bytes) {
+  const size_t n = ranks.size();
+  std::vector<TaskFlow> flows;
+  flows.reserve(n);
+  for (size_t i = 0; i < n; ++i) flows.push_back({ranks[i], ranks[(i + 1) % n], bytes});
+  return flows;
+}
+
+std::vector<std::vector<TaskFlow>> PairwiseAllToAllPhases(std::span<const TaskId> ranks,
+                                                          uint64_t bytes) {
+  const size_t n = ranks.size();
+  std::vector<std::vector<TaskFlow>> phases(n < 2 ? 0 : n - 1);
+  for (size_t k = 1; k < n; ++k) {
+    std::vector<TaskFlow>& flows = phases[k - 1];
+    flows.reserve(n);
+    for (size_t i = 0; i < n; ++i) flows.push_back({ranks[i], ranks[(i + k) % n], bytes});
   }
   return phases;
 }
@@ -79,7 +96,12 @@ void MergePhases(std::vector<std::vector<TaskFlow>> more,
                  std::vector<std::vector<TaskFlow>>& phases) {
   if (phases.size() < more.size()) phases.resize(more.size());
   for (size_t i = 0; i < more.size(); ++i) {
-    phases[i].insert(phases[i].end(), more[i].begin(), more[i].end());
+    if (phases[i].empty()) {
+      phases[i] = std::move(more[i]);
+    } else {
+      phases[i].insert(phases[i].end(), std::make_move_iterator(more[i].begin()),
+                       std::make_move_iterator(more[i].end()));
+    }
   }
 }
 

@@ -33,6 +33,13 @@ int64_t NcclSecondTreeParent(int64_t n, int64_t rank);
 std::vector<std::vector<TaskFlow>> AllReducePhases(std::span<const TaskId> ranks, uint64_t payload,
                                                    AllReduceAlgorithm algorithm);
 
+// One phase: ranks[i] sends `bytes` to ranks[(i + 1) mod n], i in group order.
+std::vector<TaskFlow> RingPhase(std::span<const TaskId> ranks, uint64_t bytes);
+// Pairwise exchange (an all-to-all): n - 1 phases; in phase k, ranks[i] sends `bytes` to
+// ranks[(i + k) mod n].
+std::vector<std::vector<TaskFlow>> PairwiseAllToAllPhases(std::span<const TaskId> ranks,
+                                                          uint64_t bytes);
+
 // Appends `more` to `phases` phase by phase (phase i of `more` joins phase i), so
 // that groups that run at once share phases.
 void MergePhases(std::vector<std::vector<TaskFlow>> more,

@@ -75,12 +75,17 @@ absl::StatusOr<std::vector<std::vector<TaskFlow>>> TrainingPatternPhases(
   return TrainingPhases(job, TrainingPhaseOptions{.allreduce = pattern.allreduce});
 }
 
+// Tasks 0..p-1 in order: the group a collective over every task runs in.
+std::vector<TaskId> AllTasks(int64_t p) {
+  std::vector<TaskId> tasks(static_cast<size_t>(p));
+  for (int64_t t = 0; t < p; ++t) tasks[static_cast<size_t>(t)] = static_cast<TaskId>(t);
+  return tasks;
+}
+
 // The phases of an all-reduce over every task, in task order.
 std::vector<std::vector<TaskFlow>> AllTasksAllReduce(int64_t p, uint64_t payload,
                                                      AllReduceAlgorithm algorithm) {
-  std::vector<TaskId> tasks(static_cast<size_t>(p));
-  for (int64_t t = 0; t < p; ++t) tasks[static_cast<size_t>(t)] = static_cast<TaskId>(t);
-  return AllReducePhases(tasks, payload, algorithm);
+  return AllReducePhases(AllTasks(p), payload, algorithm);
 }
 
 }  // namespace
@@ -172,14 +177,7 @@ absl::StatusOr<std::vector<std::vector<TaskFlow>>> PatternPhases(
               "pattern '", pattern.Name(), "': pairwise exchange over ", p, " tasks sends ",
               p * (p - 1), " messages; simulate takes 2 to ", kMaxFlowsPerIteration));
         }
-        for (int64_t k = 1; k < p; ++k) {
-          std::vector<TaskFlow>& flows = phases.emplace_back();
-          flows.reserve(p);
-          for (int64_t r = 0; r < p; ++r) {
-            flows.push_back(
-                {static_cast<TaskId>(r), static_cast<TaskId>((r + k) % p), pattern.block_bytes});
-          }
-        }
+        MergePhases(PairwiseAllToAllPhases(AllTasks(p), pattern.block_bytes), phases);
         break;
       }
       case PatternKind::kRingAllreduce:

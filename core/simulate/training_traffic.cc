@@ -14,18 +14,10 @@ std::vector<std::vector<TaskFlow>> ExchangePhases(const TrainingExchange& x,
     case TrainingExchangeOp::kAllReduce:
       return AllReducePhases(x.ranks, x.bytes, options.allreduce);
     case TrainingExchangeOp::kRingSend:
-      phases.resize(1);
-      for (size_t i = 0; i < n; ++i)
-        phases[0].push_back({x.ranks[i], x.ranks[(i + 1) % n], x.bytes});
+      phases.push_back(RingPhase(x.ranks, x.bytes));
       return phases;
     case TrainingExchangeOp::kAllToAll:
-      phases.resize(n - 1);
-      for (size_t k = 1; k < n; ++k) {
-        for (size_t i = 0; i < n; ++i) {
-          phases[k - 1].push_back({x.ranks[i], x.ranks[(i + k) % n], x.bytes});
-        }
-      }
-      return phases;
+      return PairwiseAllToAllPhases(x.ranks, x.bytes);
     case TrainingExchangeOp::kPipeline:
       phases.resize(1);
       for (size_t i = 0; i + 1 < n; ++i) {
