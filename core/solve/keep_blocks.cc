@@ -98,7 +98,6 @@ absl::StatusOr<MappingReport> SolveKeepingBlocks(const SolveRequest& request,
   SolveControl blocks_control = control;
   blocks_control.initial = nullptr;
   if (!request.initial.empty()) {
-    // The length is checked by SolveMapping's ValidateMapping on the quotient.
     absl::StatusOr<std::vector<SlotId>> contracted =
         std::ssize(request.initial) == static_cast<int64_t>(request.graph->num_tasks())
             ? ContractInitial(request.initial, block)
