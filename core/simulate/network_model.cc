@@ -74,26 +74,6 @@ std::vector<std::string> LinkClassesOf(const Machine& machine) {
   return sorted;
 }
 
-// Bytes each model link carries in one iteration.
-std::vector<double> LinkBytes(const NetworkModel& model) {
-  absl::flat_hash_map<int64_t, const SimRoute*> route_of;
-  route_of.reserve(model.routes.size());
-  const int32_t hosts = static_cast<int32_t>(model.hosts.size());
-  for (const SimRoute& route : model.routes) {
-    route_of[PairKey(route.src_host, route.dst_host, hosts)] = &route;
-  }
-  std::vector<double> bytes(model.links.size(), 0.0);
-  for (const std::vector<SimFlow>& phase : model.phases) {
-    for (const SimFlow& flow : phase) {
-      if (flow.src_host == flow.dst_host) continue;
-      auto it = route_of.find(PairKey(flow.src_host, flow.dst_host, hosts));
-      if (it == route_of.end()) continue;  // BuildNetworkModel routes every flow
-      for (int32_t link : it->second->links) bytes[link] += static_cast<double>(flow.bytes);
-    }
-  }
-  return bytes;
-}
-
 }  // namespace
 
 absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
@@ -169,8 +149,26 @@ absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
   return model;
 }
 
-BusiestLink FindBusiestLink(const NetworkModel& model) {
-  const std::vector<double> bytes = LinkBytes(model);
+std::vector<double> LinkBytes(const NetworkModel& model) {
+  absl::flat_hash_map<int64_t, const SimRoute*> route_of;
+  route_of.reserve(model.routes.size());
+  const int32_t hosts = static_cast<int32_t>(model.hosts.size());
+  for (const SimRoute& route : model.routes) {
+    route_of[PairKey(route.src_host, route.dst_host, hosts)] = &route;
+  }
+  std::vector<double> bytes(model.links.size(), 0.0);
+  for (const std::vector<SimFlow>& phase : model.phases) {
+    for (const SimFlow& flow : phase) {
+      if (flow.src_host == flow.dst_host) continue;
+      auto it = route_of.find(PairKey(flow.src_host, flow.dst_host, hosts));
+      if (it == route_of.end()) continue;  // BuildNetworkModel routes every flow
+      for (int32_t link : it->second->links) bytes[link] += static_cast<double>(flow.bytes);
+    }
+  }
+  return bytes;
+}
+
+BusiestLink FindBusiestLink(const NetworkModel& model, const std::vector<double>& bytes) {
   BusiestLink busiest;
   for (size_t l = 0; l < model.links.size(); ++l) {
     const double busy = bytes[l] / model.links[l].bandwidth;
@@ -182,7 +180,8 @@ BusiestLink FindBusiestLink(const NetworkModel& model) {
   return busiest;
 }
 
-std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model) {
+std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model,
+                                                             const std::vector<double>& bytes) {
   std::vector<std::pair<std::string, double>> by_class;
   if (model.link_classes.empty()) return by_class;
   for (const std::string& link_class : model.link_classes) by_class.emplace_back(link_class, 0.0);
@@ -191,7 +190,6 @@ std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel&
       if (name == link_class) total += bytes;
     }
   };
-  const std::vector<double> bytes = LinkBytes(model);
   for (size_t l = 0; l < model.links.size(); ++l) add(model.links[l].link_class, bytes[l]);
   if (!model.node_link_class.empty()) {
     for (const std::vector<SimFlow>& phase : model.phases) {

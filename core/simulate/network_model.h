@@ -87,22 +87,27 @@ absl::StatusOr<NetworkModel> BuildNetworkModel(const Allocation& allocation,
                                                const std::vector<std::vector<TaskFlow>>& phases,
                                                int32_t iterations, bool all_pairs = false);
 
-// Bytes each model link carries in one iteration, and the link that carries the
-// most with the time it needs for them at its bandwidth: the lower bound on an
-// iteration's communication time that this one link sets.
+// Bytes each model link carries in one iteration (indexed as model.links): what the
+// two reports below read, computed once per model.
+std::vector<double> LinkBytes(const NetworkModel& model);
+
+// The link that carries the most with the time it needs for its bytes (LinkBytes) at
+// its bandwidth: the lower bound on an iteration's communication time that this one
+// link sets.
 struct BusiestLink {
   int32_t link = -1;  // -1: no flow leaves its node
   std::string name;
   double bytes = 0;   // per iteration
   double busy_s = 0;  // bytes / bandwidth
 };
-BusiestLink FindBusiestLink(const NetworkModel& model);
+BusiestLink FindBusiestLink(const NetworkModel& model, const std::vector<double>& link_bytes);
 
 // The bytes one iteration puts on the links of each class, in link_classes order
 // (empty when the machine has none): each flow's bytes once per link its route
 // crosses, as link loads count them, and a host's inner flows once on
 // node_link_class.
-std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model);
+std::vector<std::pair<std::string, double>> BytesByLinkClass(const NetworkModel& model,
+                                                             const std::vector<double>& link_bytes);
 
 // Flows in one iteration (every phase).
 int64_t FlowsPerIteration(const NetworkModel& model);

@@ -131,9 +131,10 @@ absl::StatusOr<SimulationReport> Simulate(const SimulateRequest& request,
     r.total_time_s = *totals[i];
     r.time_s = r.total_time_s / request.iterations;
     r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
-    r.busiest_link = FindBusiestLink(c.model);
+    const std::vector<double> link_bytes = LinkBytes(c.model);
+    r.busiest_link = FindBusiestLink(c.model, link_bytes);
     r.busiest_link_share = r.time_s > 0 ? r.busiest_link.busy_s / r.time_s : 0;
-    r.link_class_bytes = BytesByLinkClass(c.model);
+    r.link_class_bytes = BytesByLinkClass(c.model, link_bytes);
   }
   SetRatiosToInOrder(report);
   return report;

@@ -44,7 +44,7 @@ TEST(NetworkModelTest, RoutesFollowTheMachineAndLinksCarryItsParameters) {
   EXPECT_EQ(model->phases[0][0].src_host, 0);
   EXPECT_EQ(model->phases[0][0].dst_host, 0);
   EXPECT_EQ(FlowsPerIteration(*model), 3);
-  const BusiestLink busiest = FindBusiestLink(*model);
+  const BusiestLink busiest = FindBusiestLink(*model, LinkBytes(*model));
   EXPECT_EQ(busiest.bytes, 100);
   EXPECT_DOUBLE_EQ(busiest.busy_s, 100 / 2e9);
   EXPECT_EQ(busiest.name, model->links[busiest.link].name);
@@ -58,7 +58,7 @@ TEST(NetworkModelTest, DefaultsApplyWithoutLinkOptionsAndAllPairsRoutesEveryPair
   ASSERT_FALSE(model->links.empty());
   EXPECT_EQ(model->links[0].bandwidth, kDefaultLinkBandwidth);
   EXPECT_EQ(model->links[0].latency, kDefaultLinkLatency);
-  EXPECT_EQ(FindBusiestLink(*model).link, -1);
+  EXPECT_EQ(FindBusiestLink(*model, LinkBytes(*model)).link, -1);
 }
 
 TEST(NetworkModelTest, AnExplicitHopMatrixHasNoNetworkToSimulate) {
@@ -158,10 +158,11 @@ TEST(NetworkModelTest, GpuLinksHaveTheirFiguresAndBytesAddUpByClass) {
   }
   // nvlink: 10 inside host 0, 100 on each of its 2 links; rail: 1000 up and down;
   // spine: 1000 up and down.
-  EXPECT_THAT(BytesByLinkClass(*model), ElementsAre(std::pair<std::string, double>{"nvlink", 210},
-                                                    std::pair<std::string, double>{"rail", 2000},
-                                                    std::pair<std::string, double>{"spine", 2000}));
-  const BusiestLink busiest = FindBusiestLink(*model);
+  EXPECT_THAT(BytesByLinkClass(*model, LinkBytes(*model)),
+              ElementsAre(std::pair<std::string, double>{"nvlink", 210},
+                          std::pair<std::string, double>{"rail", 2000},
+                          std::pair<std::string, double>{"spine", 2000}));
+  const BusiestLink busiest = FindBusiestLink(*model, LinkBytes(*model));
   EXPECT_DOUBLE_EQ(busiest.busy_s, 1000 / 2e9);  // a spine link: 1000 B at 2 GB/s
 }
 
@@ -172,13 +173,14 @@ TEST(NetworkModelTest, MachinesWithoutLinkClassesReportNone) {
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_TRUE(model->link_classes.empty());
   EXPECT_EQ(model->node_bandwidth, kNodeBandwidth);
-  EXPECT_TRUE(BytesByLinkClass(*model).empty());
+  EXPECT_TRUE(BytesByLinkClass(*model, LinkBytes(*model)).empty());
   // One host per domain: no NVLink links, but a host's inner bytes are NVLink's.
   const Allocation hosts = MustAllocate("gpu:2:gpus=2");
   model = BuildNetworkModel(hosts, std::vector<SlotId>{0, 1, 2}, {{{0, 1, 7}, {0, 2, 3}}}, 1);
   ASSERT_TRUE(model.ok()) << model.status();
-  EXPECT_THAT(BytesByLinkClass(*model), ElementsAre(std::pair<std::string, double>{"nvlink", 7},
-                                                    std::pair<std::string, double>{"rail", 6}));
+  EXPECT_THAT(BytesByLinkClass(*model, LinkBytes(*model)),
+              ElementsAre(std::pair<std::string, double>{"nvlink", 7},
+                          std::pair<std::string, double>{"rail", 6}));
 }
 
 }  // namespace
