@@ -1,5 +1,6 @@
 #include "core/io/mapping_writers.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -13,21 +14,23 @@ namespace {
 struct FormatEntry {
   MappingFormat format;
   const char* name;
+  // Its host names go unquoted into a whitespace-separated file (CheckPlainName).
+  bool plain_names = false;
 };
 
 constexpr std::array<FormatEntry, 13> kFormats = {{
     {MappingFormat::kJson, "json"},
     {MappingFormat::kPerm, "perm"},
-    {MappingFormat::kRankfile, "rankfile"},
-    {MappingFormat::kRankNodeCore, "rank-node-core"},
-    {MappingFormat::kHostfile, "hostfile"},
-    {MappingFormat::kMapCpu, "map-cpu"},
-    {MappingFormat::kHydra, "hydra"},
+    {MappingFormat::kRankfile, "rankfile", true},
+    {MappingFormat::kRankNodeCore, "rank-node-core", true},
+    {MappingFormat::kHostfile, "hostfile", true},
+    {MappingFormat::kMapCpu, "map-cpu", true},
+    {MappingFormat::kHydra, "hydra", true},
     {MappingFormat::kMpichRankOrder, "mpich-rank-order"},
     {MappingFormat::kBgMapfile, "bg-mapfile"},
     {MappingFormat::kCsv, "csv"},
-    {MappingFormat::kTorchrun, "torchrun"},
-    {MappingFormat::kSlurmGpu, "slurm-gpu"},
+    {MappingFormat::kTorchrun, "torchrun", true},
+    {MappingFormat::kSlurmGpu, "slurm-gpu", true},
     {MappingFormat::kK8sPods, "k8s-pods"},
 }};
 
@@ -54,13 +57,13 @@ absl::Status CheckPlainName(const Allocation& allocation, NodeId node, const std
 // The host name of every allocation position, checked for `format` once.
 absl::StatusOr<std::vector<std::string>> PositionNames(const Allocation& allocation,
                                                        MappingFormat format) {
+  const bool plain_names = std::any_of(kFormats.begin(), kFormats.end(), [&](const FormatEntry& e) {
+    return e.format == format && e.plain_names;
+  });
   std::vector<std::string> names(allocation.num_nodes());
   for (int32_t p = 0; p < allocation.num_nodes(); ++p) {
     names[p] = allocation.machine().NodeName(allocation.node_at(p));
-    if (format == MappingFormat::kRankfile || format == MappingFormat::kHostfile ||
-        format == MappingFormat::kHydra || format == MappingFormat::kRankNodeCore ||
-        format == MappingFormat::kMapCpu || format == MappingFormat::kTorchrun ||
-        format == MappingFormat::kSlurmGpu) {
+    if (plain_names) {
       if (absl::Status s = CheckPlainName(allocation, allocation.node_at(p), names[p], format);
           !s.ok()) {
         return s;
