@@ -27,6 +27,9 @@ packages=(
   # The Slurm test (tests/slurm) runs a real Slurm on loopback: controller, node
   # daemon, client commands, munge. Their services are not started here.
   slurmctld slurmd slurm-client munge
+  # Slurm 26.05 is built from third_party/slurm (deploy/slurm/build-slurm.sh) with
+  # munge, libyaml (its topology.yaml), json-c, hwloc, readline, lz4 and zlib.
+  libmunge-dev libyaml-dev libjson-c-dev libreadline-dev liblz4-dev zlib1g-dev
   # ps: the Slurm test's cluster script stops daemons and their children by pid.
   procps
   # Peers and real consumers used by tests and benchmarks.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages, builds hopmap and Charm++, and runs every test (what CI
-# runs). Charm++ (the vendored source in third_party/charm) is built once per machine
-# into a cache keyed by its tarball's hash; a second run finds it and goes on.
+# Installs the Debian packages, builds hopmap, Charm++ and Slurm 26.05, and runs every
+# test (what CI runs). Charm++ and Slurm (the vendored sources in third_party/) are
+# built once per machine into a cache keyed by their tarball's hash; a second run
+# finds them and goes on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/install-deps.sh
@@ -13,4 +14,6 @@ bash deploy/k8s/validate/install.sh
 bash deploy/build.sh
 # HopmapLB's tests (CharmTest.*) run in a real Charm++ and fail without it.
 bash deploy/charm/build-charm.sh >/dev/null
+# The Slurm 26.05 tests (Slurm26Test.*) run the vendored Slurm and fail without it.
+bash deploy/slurm/build-slurm.sh >/dev/null
 ctest --test-dir build --output-on-failure -j "$(nproc)"

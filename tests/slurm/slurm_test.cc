@@ -2,12 +2,9 @@
 // (tests/slurm/slurm_cluster.sh), deploy/slurm/hopmap-prolog as PrologSlurmctld,
 // a real hopmapd, and batch jobs that launch their ranks with
 // deploy/slurm/hopmap-srun. Checks where each rank ran (SLURM_PROCID -> node).
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -23,53 +20,23 @@
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
+#include "tests/slurm/slurm_test_util.h"
 
 namespace hopmap {
 namespace {
 
 namespace fs = std::filesystem;
 using ::hopmap::testing::DaemonProcess;
+using ::hopmap::testing::FreePort;
+using ::hopmap::testing::JobOutput;
+using ::hopmap::testing::Output;
+using ::hopmap::testing::ParseJobOutput;
 using ::hopmap::testing::ReadFile;
+using ::hopmap::testing::Shell;
+using ::hopmap::testing::WaitForJob;
 using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-// The standard output of a shell command.
-std::string Output(const std::string& command) {
-  std::string text;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return text;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) text.append(buffer, n);
-  pclose(pipe);
-  return text;
-}
-
-int Shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-// What a batch job printed: its hostfile (if any) and where each rank ran.
-struct JobOutput {
-  int job_id = -1;
-  std::vector<std::string> hostfile;
-  std::map<int, std::string> node_of_rank;
-  std::string text;
-};
 
 class SlurmTest : public ::testing::Test {
  protected:
@@ -152,32 +119,12 @@ class SlurmTest : public ::testing::Test {
     if (!comment.empty()) absl::StrAppend(&command, " --comment=", comment);
     absl::StrAppend(&command, " ", script);
     JobOutput job;
-    // sbatch --wait polls at up to 10 s intervals; squeue every 0.1 s is faster.
     const std::string submitted = Output(command);
     EXPECT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(submitted), &job.job_id))
         << command << ": " << submitted;
-    bool done = false;
-    for (int i = 0; i < 1200 && !done; ++i) {
-      done = Output(absl::StrCat(env, "squeue -h -j ", job.job_id, " -o %T 2>/dev/null")).empty();
-      if (!done) usleep(100'000);
-    }
-    EXPECT_TRUE(done) << "job " << job.job_id << " did not end within 120 s";
-    job.text = ReadFile(out);
-    for (absl::string_view line : absl::StrSplit(job.text, '\n', absl::SkipEmpty())) {
-      if (absl::ConsumePrefix(&line, "job ")) {
-        int printed = -1;
-        EXPECT_TRUE(absl::SimpleAtoi(line, &printed) && printed == job.job_id) << line;
-      } else if (absl::ConsumePrefix(&line, "hostfile: ")) {
-        job.hostfile.emplace_back(line);
-      } else {
-        // srun -l: "RANK: NODE"
-        std::vector<std::string> parts = absl::StrSplit(line, absl::MaxSplits(": ", 1));
-        int rank = -1;
-        if (parts.size() == 2 && absl::SimpleAtoi(parts[0], &rank)) {
-          job.node_of_rank[rank] = parts[1];
-        }
-      }
-    }
+    EXPECT_TRUE(WaitForJob(env, job.job_id)) << "job " << job.job_id << " did not end within 120 s";
+    ParseJobOutput(ReadFile(out), job);
+    EXPECT_EQ(job.printed_job_id, job.job_id) << job.text;
     return job;
   }
 
