@@ -91,6 +91,12 @@ class Slurm26Test : public ::testing::Test {
     env_ = new std::string(
         absl::StrCat("SLURM_CONF=", *dir_, "/slurm.conf PATH=", *prefix_, "/bin:$PATH "));
     WriteFile(*dir_ + "/topology.yaml", kTopologyYaml);
+    // What each rank prints: its node, and the CPUs it may run on.
+    WriteFile(*dir_ + "/where.sh",
+              "#!/bin/sh\necho \"$SLURMD_NODENAME "
+              "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\"\n");
+    fs::permissions(*dir_ + "/where.sh",
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
     WriteFile(*dir_ + "/partitions.conf", kPartitions);
     daemon_ = new DaemonProcess();
     ASSERT_TRUE(daemon_->Start({}, *dir_ + "/hopmapd.log")) << daemon_->error();
@@ -147,10 +153,12 @@ class Slurm26Test : public ::testing::Test {
     WriteFile(script, absl::StrCat("#!/bin/bash\nhf=", *dir_,
                                    "/hostfiles/job-$SLURM_JOB_ID.hostfile\n"
                                    "echo \"job $SLURM_JOB_ID\"\n"
-                                   "[ -f \"$hf\" ] && sed 's/^/hostfile: /' \"$hf\"\n",
-                                   before_srun, "HOPMAP_HOSTFILE_DIR=", *dir_,
-                                   "/hostfiles " HOPMAP_SOURCE_DIR
-                                   "/deploy/slurm/hopmap-srun -l printenv SLURMD_NODENAME\n"));
+                                   "[ -f \"$hf\" ] && sed 's/^/hostfile: /' \"$hf\"\n"
+                                   "c=${hf%.hostfile}.cores\n[ -f \"$c\" ] && cp \"$c\" ",
+                                   *dir_, "/jobs/cores-$SLURM_JOB_ID\n", before_srun,
+                                   "HOPMAP_HOSTFILE_DIR=", *dir_,
+                                   "/hostfiles " HOPMAP_SOURCE_DIR "/deploy/slurm/hopmap-srun -l ",
+                                   *dir_, "/where.sh\n"));
     const std::string command = absl::StrCat(*env_, "sbatch --parsable -o ", out, " -D ", *dir_,
                                              "/jobs ", options, " ", script, " 2>&1");
     JobOutput job;
@@ -165,6 +173,27 @@ class Slurm26Test : public ::testing::Test {
   }
 
   static std::string PrologLog() { return ReadFile(*dir_ + "/prolog.log"); }
+
+  // Each rank's node (the first word of what it printed).
+  static std::map<int, std::string> Nodes(const JobOutput& job) {
+    std::map<int, std::string> nodes;
+    for (const auto& [rank, printed] : job.node_of_rank) {
+      nodes[rank] = std::string(absl::StripAsciiWhitespace(printed.substr(0, printed.find(' '))));
+    }
+    return nodes;
+  }
+
+  // Each rank's CPUs as Linux lists them (the second word).
+  static std::map<int, std::string> Cpus(const JobOutput& job) {
+    std::map<int, std::string> cpus;
+    for (const auto& [rank, printed] : job.node_of_rank) {
+      const size_t space = printed.find(' ');
+      cpus[rank] = space == std::string::npos
+                       ? ""
+                       : std::string(absl::StripAsciiWhitespace(printed.substr(space + 1)));
+    }
+    return cpus;
+  }
 
   // Rank r on nodes[r / 2]: Slurm's block layout of 2 tasks per node, in `nodes` order.
   static std::map<int, std::string> TwoPerNode(const std::vector<std::string>& nodes) {
@@ -208,16 +237,16 @@ TEST_F(Slurm26Test, TheClusterIsSlurm26WithThreeTopologies) {
 TEST_F(Slurm26Test, Slurm26RanksATorusJobsNodesByTheirMortonCode) {
   const JobOutput whole = RunJob("torus-whole", "-p torus -N8 -n16");
   EXPECT_TRUE(whole.hostfile.empty()) << whole.text;
-  EXPECT_EQ(whole.node_of_rank, TwoPerNode({"n1", "n2", "n5", "n6", "n3", "n4", "n7", "n8"}))
+  EXPECT_EQ(Nodes(whole), TwoPerNode({"n1", "n2", "n5", "n6", "n3", "n4", "n7", "n8"}))
       << whole.text;
   // n3 (2,0), n4 (3,0), n5 (0,1), n7 (2,1). The x coordinates {0,2,3} could wrap
   // (2,3,0), but Slurm keeps the linear box [0,3] when 2 * (3 - 0) < 4 + 3
   // (_min_wrap_span's shortcut), so x counts from 0: codes n5 2, n3 4, n4 5, n7 6.
   const JobOutput fragment = RunJob("torus-fragment", "-p torus -w n[3-5,7] -N4 -n8");
-  EXPECT_EQ(fragment.node_of_rank, TwoPerNode({"n5", "n3", "n4", "n7"})) << fragment.text;
+  EXPECT_EQ(Nodes(fragment), TwoPerNode({"n5", "n3", "n4", "n7"})) << fragment.text;
   // The tree ranks by name within the job.
   const JobOutput tree = RunJob("tree-fragment", "-p tree -w n[3-5,7] -N4 -n8");
-  EXPECT_EQ(tree.node_of_rank, TwoPerNode({"n3", "n4", "n5", "n7"})) << tree.text;
+  EXPECT_EQ(Nodes(tree), TwoPerNode({"n3", "n4", "n5", "n7"})) << tree.text;
 }
 
 // A job that asks (--comment=hopmap:GRAPH) runs its ranks where hopmap said, on every
@@ -227,25 +256,34 @@ TEST_F(Slurm26Test, AMappedJobRunsWhereHopmapSaidUnderEachTopology) {
   // Partial leaf switches on the tree and a fragment of the torus; on the block
   // topology a 4-node job must fit one aggregated block of 4 (block_sizes [2, 4]),
   // so it gets two whole base blocks.
-  for (const auto& [partition, nodes] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [partition, allocation] : std::vector<std::pair<std::string, std::string>>{
            {"tree", "n[2-3,6-7]"}, {"block", "n[5-8]"}, {"torus", "n[2-3,6-7]"}}) {
     SCOPED_TRACE(partition);
     const JobOutput job =
-        RunJob("mapped-" + partition,
-               "-p " + partition + " -w " + nodes + " -N4 -n8 --comment=hopmap:pairs.edgelist");
+        RunJob("mapped-" + partition, "-p " + partition + " -w " + allocation +
+                                          " -N4 -n8 --comment=hopmap:pairs.edgelist");
     ASSERT_EQ(job.hostfile.size(), 8u) << job.text << PrologLog();
     ASSERT_EQ(job.node_of_rank.size(), 8u) << job.text;
+    const std::map<int, std::string> nodes = Nodes(job);
+    const std::map<int, std::string> cpus = Cpus(job);
+    const std::vector<std::string> cores = absl::StrSplit(
+        ReadFile(absl::StrCat(*dir_, "/jobs/", "cores-", job.job_id)), '\n', absl::SkipEmpty());
+    ASSERT_EQ(cores.size(), 8u) << job.text;
     for (int rank = 0; rank < 8; ++rank) {
-      EXPECT_EQ(job.node_of_rank.at(rank), job.hostfile[rank]) << "rank " << rank;
+      EXPECT_EQ(nodes.at(rank), job.hostfile[rank]) << "rank " << rank;
+      // Bound to the one CPU hopmap chose (core k is CPU k: no task plugin here, so a
+      // task may use every CPU of the host, 0 to N-1).
+      EXPECT_EQ(cpus.at(rank), cores[rank]) << "rank " << rank << ": " << job.text;
     }
-    // Each heavy pair on one node.
+    // Each heavy pair on one node, on two different cores.
     for (int rank = 0; rank < 4; ++rank) {
-      EXPECT_EQ(job.node_of_rank.at(rank), job.node_of_rank.at(rank + 4)) << "pair " << rank;
+      EXPECT_EQ(nodes.at(rank), nodes.at(rank + 4)) << "pair " << rank;
+      EXPECT_NE(cores[rank], cores[rank + 4]) << "pair " << rank;
     }
     const std::string log = PrologLog();
     EXPECT_THAT(log,
                 HasSubstr(absl::StrCat("hopmap-prolog: job ", job.job_id, ": mapped 8 ranks onto ",
-                                       nodes, ": 8 tasks on 8 slots")));
+                                       allocation, ": 8 tasks on 8 slots")));
     // The prolog mapped onto the partition's topology.
     EXPECT_THAT(log, HasSubstr(absl::StrCat("-> ", *dir_, "/hostfiles/job-", job.job_id,
                                             ".hostfile (machine slurm-topology:", *dir_,
@@ -263,7 +301,7 @@ TEST_F(Slurm26Test, ARefusedPlacementRunsInSlurmsLayoutAndSaysWhy) {
   ASSERT_EQ(job.hostfile.size(), 8u) << job.text << PrologLog();
   // n2 (1,0), n3 (2,0), n6 (1,1), n7 (2,1): x counts from 1, codes n2 0, n3 1, n6 2,
   // n7 3.
-  EXPECT_EQ(job.node_of_rank, TwoPerNode({"n2", "n3", "n6", "n7"})) << job.text;
+  EXPECT_EQ(Nodes(job), TwoPerNode({"n2", "n3", "n6", "n7"})) << job.text;
   EXPECT_THAT(job.text, HasSubstr(absl::StrCat("hopmap-srun: job ", job.job_id,
                                                ": hopmap's placement not applied: Unable to "
                                                "create step for job ",

@@ -5,8 +5,8 @@
 # files) under DIR.
 #
 #   slurm_cluster.sh start DIR CTLD_PORT SLURMD_PORT NODE_PORT1..N PROLOG EPILOG
-#       writes DIR/slurm.conf, starts the daemons, waits (60 s at most) until the N
-#       nodes are idle; exit 1 with the logs' tails if they do not come up. A
+#       writes DIR/slurm.conf, starts the daemons, waits (60 s at most, or
+#       $HOPMAP_SLURM_START_WAIT) until the N nodes are idle; exit 1 with the logs' tails if they do not come up. A
 #       DIR/topology.yaml written before start is Slurm's (26.05 reads it beside
 #       slurm.conf); DIR/partitions.conf, if present, replaces the one default
 #       partition "debug" (e.g. one partition per topology: Topology=NAME).
@@ -135,11 +135,12 @@ slurmctld -f "$SLURM_CONF" || { tails; stop; exit 1; }
 for n in "${nodes[@]}"; do
   slurmd -N "$n" -f "$SLURM_CONF" || { tails; stop; exit 1; }
 done
-for _ in $(seq 600); do
+wait_s=${HOPMAP_SLURM_START_WAIT:-60}
+for _ in $(seq $((wait_s * 10))); do
   [[ $(sinfo -h -N -o "%N %T" 2>/dev/null | awk '$2 == "idle" {print $1}' | sort -u | wc -l) -eq ${#nodes[@]} ]] && exit 0
   sleep 0.1
 done
-echo "the ${#nodes[@]} nodes did not become idle within 60 s: $(sinfo 2>&1 | tr '\n' ' ')" >&2
+echo "the ${#nodes[@]} nodes did not become idle within ${wait_s} s: $(sinfo 2>&1 | tr '\n' ' ')" >&2
 tails
 stop
 exit 1
