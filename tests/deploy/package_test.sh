@@ -43,7 +43,7 @@ list() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ {$1 = $2 = $3 = $4 = $5 = ""; print}
 list "$deb" >"$work/contents"
 list "$dev" >"$work/dev-contents"
 has() { grep -qx -- "$2" "$1" || grep -qx -- "$2 -> .*" "$1"; }
-for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun \
+for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun /usr/bin/hopmap-bind \
   /usr/libexec/hopmap/hopmap-prolog /usr/libexec/hopmap/hopmap-epilog \
   /usr/libexec/hopmap/hopmap-simgrid /usr/lib/hopmap/libhopmap_smpi_platform.so \
   /usr/lib/libhopmap.so.0 /usr/lib/libhopmap_mpi.so.0 /usr/lib/libhopmap_mpi_mpich.so.0 \
