@@ -96,13 +96,15 @@ void AddProblemFlags(CLI::App& app, ProblemFlags& flags) {
                  "Machine: a catalog name (see `hopmap machines`; with --server, the daemon's "
                  "catalog) or a spec such as torus:25x16x24:cores=12, mesh:32x32, fattree:64x64, "
                  "chipmesh:4x4, dragonfly:G,A,P, hierarchy:4x16x16:distances=1,10,100, "
-                 "gpu:HOSTS:gpus=8, gpu-slurm:FILE, gpu-k8s:FILE, slurm:FILE, graph:FILE, "
-                 "matrix:FILE (files are read here and sent; docs/formats.md lists every kind)")
+                 "gpu:HOSTS:gpus=8, gpu-slurm:FILE, gpu-k8s:FILE, slurm:FILE, "
+                 "slurm-topology:FILE[:NAME] (a topology of Slurm's topology.yaml or .conf), "
+                 "graph:FILE, matrix:FILE (files are read here and sent; docs/formats.md lists "
+                 "every kind)")
       ->required();
   app.add_option("--nodes", flags.nodes,
                  "Allocated nodes in order: ids and ranges (0-99,200-299), a Slurm hostlist "
                  "(nid[00012-00100,00200]) or @FILE with one per line; default: the whole "
-                 "machine");
+                 "machine (but a Slurm torus's cells without a host)");
   app.add_option("--cores", flags.cores, "Cores (slots) per node; default: the machine's")
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--graph", flags.graph,
@@ -126,11 +128,7 @@ absl::StatusOr<Allocation> BuildAllocation(const ProblemFlags& flags,
     machine = *std::move(parsed);
   }
   const int32_t cores = flags.cores > 0 ? flags.cores : machine->cores_per_node();
-  if (flags.nodes.empty()) {
-    std::vector<NodeId> all(machine->num_nodes());
-    for (NodeId i = 0; i < machine->num_nodes(); ++i) all[i] = i;
-    return Allocation::Create(machine, std::move(all), cores);
-  }
+  if (flags.nodes.empty()) return Allocation::Create(machine, machine->AllocatableNodes(), cores);
   absl::StatusOr<std::vector<NodeId>> nodes = ReadNodeSelection(flags.nodes, *machine);
   if (!nodes.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--nodes: ", nodes.status().message()));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "client/remote.h"
 #include "core/balance/balancers.h"
 #include "core/io/machine_spec.h"
+#include "core/io/slurm_topology_machine.h"
 #include "core/mappers/mapper.h"
 #include "core/simulate/network_model.h"
 #include "core/topology/catalog.h"
@@ -95,9 +97,9 @@ std::string Describe(const std::string& name, const Machine& m) {
                                m.link_latency().value_or(kDefaultLinkLatency) * 1e9,
                                m.link_latency() ? "" : " (simulate's default)"));
   }
-  if (m.num_nodes() > 0) {
-    absl::StrAppend(&text, "node names   ", m.NodeName(0), " .. ", m.NodeName(m.num_nodes() - 1),
-                    "\n");
+  if (const std::vector<NodeId> nodes = m.AllocatableNodes(); !nodes.empty()) {
+    absl::StrAppend(&text, "node names   ", m.NodeName(nodes.front()), " .. ",
+                    m.NodeName(nodes.back()), "\n");
   }
   if (const NodeInterior* n = m.node_interior().get()) {
     // The levels inside a node, lowest first, and what a unit costs across each.
@@ -154,9 +156,9 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
     j["dims"] = m.dims();
     j["dim_names"] = m.dim_names();
   }
-  if (m.num_nodes() > 0) {
-    j["first_node"] = m.NodeName(0);
-    j["last_node"] = m.NodeName(m.num_nodes() - 1);
+  if (const std::vector<NodeId> nodes = m.AllocatableNodes(); !nodes.empty()) {
+    j["first_node"] = m.NodeName(nodes.front());
+    j["last_node"] = m.NodeName(nodes.back());
   }
   if (const NodeInterior* n = m.node_interior().get()) {
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
@@ -172,12 +174,56 @@ nlohmann::ordered_json DescribeJson(const std::string& name, const Machine& m,
   return j;
 }
 
+// What a machine read from a Slurm topology adds: the topology, its network piece by
+// piece, its hosts.
+std::string DescribeSlurm(const SlurmTopologySummary& s) {
+  std::string text = absl::StrFormat("topology     %s (%s plugin) of %s %s%s\nnetwork      %s\n",
+                                     s.topology, SlurmTopologyKindName(s.plugin), s.format, s.path,
+                                     s.cluster_default ? ", the file's default" : "", s.network);
+  for (const SlurmTopologyPart& part : s.parts) {
+    std::vector<std::string> cells;
+    for (const std::string* cell : {&part.name, &part.detail, &part.nodes}) {
+      if (!cell->empty()) cells.push_back(*cell);
+    }
+    absl::StrAppend(&text, absl::StrFormat("%-12s %s\n", part.what, absl::StrJoin(cells, "  ")));
+  }
+  absl::StrAppend(&text, absl::StrFormat("hosts        %d: %s\n", s.hosts, s.host_names));
+  if (s.vacant_cells > 0) {
+    absl::StrAppend(&text, absl::StrFormat("vacant       %d cells without a host (not allocated)\n",
+                                           s.vacant_cells));
+  }
+  return text;
+}
+
+nlohmann::ordered_json DescribeSlurmJson(const SlurmTopologySummary& s) {
+  nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+  for (const SlurmTopologyPart& part : s.parts) {
+    parts.push_back(
+        {{"what", part.what}, {"name", part.name}, {"detail", part.detail}, {"nodes", part.nodes}});
+  }
+  return {{"file", s.path},
+          {"format", s.format},
+          {"topology", s.topology},
+          {"plugin", std::string(SlurmTopologyKindName(s.plugin))},
+          {"cluster_default", s.cluster_default},
+          {"network", s.network},
+          {"parts", std::move(parts)},
+          {"hosts", s.hosts},
+          {"host_names", s.host_names},
+          {"vacant_cells", s.vacant_cells}};
+}
+
+// `slurm`: the Slurm topology the machine was read from, or null.
 absl::Status WriteDescription(const std::string& name, const Machine& m,
-                              const std::string& description, const std::string& format) {
+                              const std::string& description, const std::string& format,
+                              const SlurmTopologySummary* slurm = nullptr) {
   if (format == "json") {
-    return WriteOutput("", DescribeJson(name, m, description).dump(2) + "\n");
+    nlohmann::ordered_json j = DescribeJson(name, m, description);
+    if (slurm != nullptr) j["slurm_topology"] = DescribeSlurmJson(*slurm);
+    return WriteOutput("", j.dump(2) + "\n");
   }
   std::string text = Describe(name, m);
+  if (slurm != nullptr) absl::StrAppend(&text, DescribeSlurm(*slurm));
   if (!description.empty()) absl::StrAppend(&text, "description  ", description, "\n");
   return WriteOutput("", text);
 }
@@ -232,7 +278,10 @@ absl::Status DescribeLocal(const std::string& spec, const std::string& format) {
   if (!m.ok()) return m.status();
   // A catalog name is described with its entry's description, as hopmapd does.
   const CatalogEntry* entry = FindCatalogEntry(spec);
-  return WriteDescription(spec, **m, entry != nullptr ? entry->description : "", format);
+  absl::StatusOr<std::optional<SlurmTopologySummary>> slurm = DescribeSlurmTopologySpec(spec);
+  if (!slurm.ok()) return slurm.status();
+  return WriteDescription(spec, **m, entry != nullptr ? entry->description : "", format,
+                          slurm->has_value() ? &**slurm : nullptr);
 }
 
 struct MachinesFlags {

@@ -22,12 +22,12 @@ namespace hopmap::cli {
 namespace {
 
 // The kind of a spec that names a local file (a row of the kinds table that
-// reads_file: slurm:, graph:, matrix:), else "".
-std::string FileKindOf(const std::string& spec) {
+// reads_file: slurm:, graph:, matrix:, ...), else null.
+const MachineKind* FileKindOf(const std::string& spec) {
   const size_t colon = spec.find(':');
-  if (colon == std::string::npos) return "";
+  if (colon == std::string::npos) return nullptr;
   const MachineKind* kind = FindMachineKind(std::string_view(spec).substr(0, colon));
-  return kind != nullptr && kind->reads_file ? kind->name : "";
+  return kind != nullptr && kind->reads_file ? kind : nullptr;
 }
 
 absl::StatusOr<std::string> ReadText(const std::string& path, const std::string& what) {
@@ -40,16 +40,29 @@ absl::StatusOr<std::string> ReadText(const std::string& path, const std::string&
 }
 
 // The machine of a file kind as the request carries it: the model parsed here when
-// its kind has a message of its own (a GPU cluster, whose spec options decide it),
-// else the file's text, which the daemon parses as the kind's reader does.
-absl::StatusOr<MachineRef> FileMachineRef(const std::string& file_kind, const Machine& parsed) {
-  if (std::optional<MachineRef> model = ParsedMachineRef(parsed)) return *std::move(model);
+// the kind sends one (a GPU cluster, a Slurm topology's switch graph or torus: the
+// spec's options and choice decide them), else the file's text, which the daemon
+// parses as the kind's reader does.
+absl::StatusOr<MachineRef> FileMachineRef(const MachineKind& kind, const Machine& parsed) {
+  if (kind.sends_model) {
+    std::optional<MachineRef> model = ParsedMachineRef(parsed);
+    if (!model.has_value()) {
+      return absl::InternalError(absl::StrCat(kind.name, ": no model to send for ", parsed.Spec()));
+    }
+    if (parsed.node_interior() != nullptr && !model->machine->has_spec()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine spec '", parsed.Spec(),
+          "': node= cannot travel to hopmapd with a switch graph (the request has no field "
+          "for it); map with --local, or leave node= out"));
+    }
+    return *std::move(model);
+  }
   // Spec() is "KIND:PATH", the options peeled off.
   const std::string spec = parsed.Spec();
   const std::string path = spec.substr(spec.find(':') + 1);
   absl::StatusOr<std::string> text = ReadText(path, "machine file");
   if (!text.ok()) return text.status();
-  return MachineFileRef(file_kind, *std::move(text), parsed.cores_per_node());
+  return MachineFileRef(kind.name, *std::move(text), parsed.cores_per_node());
 }
 
 // --nodes as one selection string: @FILE's lines without '#' comments and blank
@@ -96,14 +109,13 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
     format = *f;
   }
   RemoteProblem problem;
-  const std::string file_kind = FileKindOf(flags.machine);
-  if (!file_kind.empty()) {
+  if (const MachineKind* file_kind = FileKindOf(flags.machine); file_kind != nullptr) {
     // Parsed here for its errors, warnings, options and path, as --local does.
     absl::StatusOr<std::shared_ptr<Machine>> parsed = ParseMachineSpec(flags.machine);
     if (!parsed.ok()) return parsed.status();
     PrintWarnings(**parsed);
     problem.local_machine = *std::move(parsed);
-    absl::StatusOr<MachineRef> machine = FileMachineRef(file_kind, *problem.local_machine);
+    absl::StatusOr<MachineRef> machine = FileMachineRef(*file_kind, *problem.local_machine);
     if (!machine.ok()) return machine.status();
     problem.machine = *std::move(machine);
   } else {
@@ -122,10 +134,15 @@ absl::StatusOr<RemoteProblem> BuildRemoteProblem(const ProblemFlags& flags) {
       if (!ids.ok()) {
         return absl::InvalidArgumentError(absl::StrCat("--nodes: ", ids.status().message()));
       }
+      if (problem.machine.send_node_ids) problem.node_ids = *std::move(ids);
     }
-    absl::StatusOr<std::string> nodes = NodeSelectionText(flags.nodes);
-    if (!nodes.ok()) return nodes.status();
-    problem.nodes = *std::move(nodes);
+    if (!problem.machine.send_node_ids) {
+      absl::StatusOr<std::string> nodes = NodeSelectionText(flags.nodes);
+      if (!nodes.ok()) return nodes.status();
+      problem.nodes = *std::move(nodes);
+    }
+  } else if (problem.machine.send_node_ids) {
+    problem.node_ids = problem.local_machine->AllocatableNodes();
   }
   if (flags.cores > 0) problem.cores_per_node = flags.cores;
   return problem;

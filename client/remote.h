@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -24,19 +25,24 @@ absl::StatusOr<std::unique_ptr<client::HopmapClient>> ConnectRemote(const Remote
 // The machine, allocation and graph of a request, from the problem flags, sent as
 // given through proto/convert (MachineRef, AllocationSpecToProto, TaskGraphToProto):
 //  - a file kind (slurm:FILE, graph:FILE, matrix:FILE, gpu-slurm:FILE,
-//    gpu-k8s:FILE) is parsed here (its errors and warnings as with --local); a GPU
-//    cluster is sent as that model (gpu_cluster: its spec options decided it), the
-//    others' text in slurm_topology_conf / switch_graph_file / distance_matrix_file,
-//    with its cores per node;
+//    gpu-k8s:FILE, slurm-topology:FILE) is parsed here (its errors and warnings as
+//    with --local); the kinds that send models (MachineKind::sends_model) as that
+//    model (ParsedMachineRef: a GPU cluster, a Slurm topology's switch graph or
+//    torus), the others' text in slurm_topology_conf / switch_graph_file /
+//    distance_matrix_file, with its cores per node;
 //  - another spec (with a ':') is sent as Machine{spec};
 //  - a name is sent as machine_name (the daemon's catalog);
 //  - --nodes goes in allocation.nodes (@FILE: its lines without comments and blank
-//    lines, joined with ','), --cores in allocation.cores_per_node;
+//    lines, joined with ','), or, when the daemon's copy of the machine lacks the
+//    host names (MachineRef::send_node_ids), resolved here into allocation.node_ids
+//    (without --nodes: the machine's allocatable nodes); --cores in
+//    allocation.cores_per_node;
 //  - the graph file is read here and sent as CSR.
 struct RemoteProblem {
   MachineRef machine;
   std::shared_ptr<Machine> local_machine;  // the file kinds: parsed here
   std::string nodes;                       // the node selection; empty: every node
+  std::vector<NodeId> node_ids;            // or the nodes as ids (send_node_ids)
   int32_t cores_per_node = 0;              // 0: the machine's
   TaskGraph graph;
 
@@ -45,7 +51,7 @@ struct RemoteProblem {
   template <typename Request>
   void FillRequest(Request& request) const {
     MachineRefToProto(machine, &request);
-    AllocationSpecToProto({}, nodes, cores_per_node, request.mutable_allocation());
+    AllocationSpecToProto(node_ids, nodes, cores_per_node, request.mutable_allocation());
     TaskGraphToProto(graph, request.mutable_graph());
   }
   // The daemon names a machine it built from file text by that text's field; the

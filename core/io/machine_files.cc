@@ -2,9 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -15,217 +13,57 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/io/line_reader.h"
-#include "core/topology/hostlist.h"
+#include "core/io/machine_file_lines.h"
+#include "core/io/slurm_topology_conf.h"
+#include "core/io/slurm_topology_machine.h"
 
 namespace hopmap {
 namespace {
 
-// One line of a file with its (first) line number, comment removed and trimmed.
-struct Line {
-  int number;
-  std::string text;
-};
-
-// Reads the non-blank lines of `path` with '#' comments removed. With
-// `continuations`, a line ending in a backslash goes on with the next one (the
-// joined line keeps the first line's number).
-absl::StatusOr<std::vector<Line>> SplitLines(const std::string& text, bool continuations) {
-  std::istringstream in(text);
-  std::vector<Line> lines;
-  std::string raw;
-  std::string pending;
-  int pending_line = 0;
-  int number = 0;
-  while (std::getline(in, raw)) {
-    ++number;
-    if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.resize(hash);
-    absl::string_view text_line = absl::StripAsciiWhitespace(raw);
-    bool more = false;
-    if (continuations && absl::EndsWith(text_line, "\\")) {
-      text_line.remove_suffix(1);
-      more = true;
-    }
-    if (pending_line == 0) pending_line = number;
-    if (!pending.empty() && !text_line.empty()) pending.push_back(' ');
-    pending.append(text_line.data(), text_line.size());
-    if (more) continue;
-    if (!pending.empty()) lines.push_back({pending_line, std::move(pending)});
-    pending.clear();
-    pending_line = 0;
-  }
-  if (!pending.empty()) lines.push_back({pending_line, std::move(pending)});
-  return lines;
-}
-
-absl::StatusOr<std::vector<Line>> ReadLines(const std::string& path, bool continuations) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open the file"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return SplitLines(buffer.str(), continuations);
-}
-
-std::vector<absl::string_view> Words(absl::string_view text) {
-  return absl::StrSplit(text, absl::ByAnyChar(" \t\r\f\v"), absl::SkipEmpty());
-}
+using io_internal::ExpandWithinBudget;
+using io_internal::kMaxNamesPerFile;
+using io_internal::Line;
+using io_internal::ReadLines;
+using io_internal::SplitLines;
+using io_internal::Words;
 
 // Prefixes a Create() error with the file.
 absl::Status InFile(const std::string& path, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
 }
 
-absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
-                                                          const std::string& path,
-                                                          std::string spec_string);
 absl::StatusOr<SwitchGraphMachine> SwitchGraphFromLines(const std::vector<Line>& file_lines,
                                                         const std::string& path,
                                                         std::string spec_string);
 absl::StatusOr<DistanceMatrixMachine> DistanceMatrixFromLines(const std::vector<Line>& file_lines,
                                                               const std::string& path);
 
+// slurm:FILE: a topology.conf of the tree plugin.
+absl::StatusOr<SwitchGraphMachine> TreeOfConf(absl::StatusOr<SlurmTopologyFile> file,
+                                              std::string spec) {
+  if (!file.ok()) return file.status();
+  if (file->topologies.empty()) return SourceError(file->source, "no SwitchName lines");
+  const SlurmTopology& topo = file->topologies[0];
+  if (topo.kind != SlurmTopologyKind::kTree) {
+    return LineError(file->source, topo.line,
+                     absl::StrCat("a ", SlurmTopologyKindName(topo.kind),
+                                  " topology.conf: slurm: reads the tree plugin's (SwitchName= "
+                                  "lines); read this one with slurm-topology:",
+                                  file->source));
+  }
+  return SlurmTreeSwitchGraph(*file, topo, std::move(spec));
+}
+
 }  // namespace
 
 absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path) {
-  absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/true);
-  if (!lines.ok()) return lines.status();
-  return SlurmTopologyFromLines(*lines, path, absl::StrCat("slurm:", path));
+  return TreeOfConf(ReadSlurmTopologyConf(path), absl::StrCat("slurm:", path));
 }
 
 absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,
                                                       const std::string& source) {
-  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/true);
-  if (!lines.ok()) return lines.status();
-  return SlurmTopologyFromLines(*lines, source, "");
+  return TreeOfConf(ParseSlurmTopologyConf(text, source), "");
 }
-
-namespace {
-
-// The most names (nodes and switches, counted as their hostlists expand) one
-// topology or switch-graph file may give: above any Slurm cluster built so far, and
-// a few bytes such as "n[0-9999999]" cannot build a machine of millions of nodes
-// (docs/tuning.md).
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-constexpr size_t kMaxNamesPerFile = size_t{1} << 14;  // fuzz builds: see CMakeLists.txt
-#else
-constexpr size_t kMaxNamesPerFile = size_t{1} << 18;
-#endif
-
-// Expands `expr` within what is left of the file's budget of names.
-absl::StatusOr<std::vector<std::string>> ExpandWithinBudget(absl::string_view expr,
-                                                            size_t& names_left) {
-  absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(expr, names_left);
-  if (!names.ok()) {
-    if (names.status().message().find("more than") == absl::string_view::npos) return names;
-    return absl::InvalidArgumentError(absl::StrCat(names.status().message(),
-                                                   " (a file may name at most ", kMaxNamesPerFile,
-                                                   " nodes and switches in all)"));
-  }
-  names_left -= names->size();
-  return names;
-}
-
-absl::StatusOr<SwitchGraphMachine> SlurmTopologyFromLines(const std::vector<Line>& file_lines,
-                                                          const std::string& path,
-                                                          std::string spec_string) {
-  const std::vector<Line>* lines = &file_lines;
-  SwitchGraphSpec spec;
-  spec.source = std::move(spec_string);  // the spec that reads it back
-  size_t names_left = kMaxNamesPerFile;
-  absl::flat_hash_map<std::string, int> switch_line;  // name -> defining line
-  absl::flat_hash_map<std::string, NodeId> node_id;
-  struct ChildRef {
-    std::string parent, child;
-    int line;
-  };
-  std::vector<ChildRef> children;
-  // Links in file order; switch-switch links are checked once every switch is known.
-  for (const Line& line : *lines) {
-    std::optional<std::string> name, switches, nodes;
-    for (absl::string_view word : Words(line.text)) {
-      const size_t eq = word.find('=');
-      if (eq == absl::string_view::npos) {
-        return LineError(path, line.number, absl::StrCat("'", word, "' is not KEY=VALUE"));
-      }
-      const std::string key = absl::AsciiStrToLower(word.substr(0, eq));
-      const absl::string_view value = word.substr(eq + 1);
-      std::optional<std::string>* slot = nullptr;
-      if (key == "switchname") {
-        slot = &name;
-      } else if (key == "switches") {
-        slot = &switches;
-      } else if (key == "nodes") {
-        slot = &nodes;
-      } else if (key == "linkspeed") {
-        int64_t speed = 0;
-        auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), speed);
-        if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || speed < 0) {
-          return LineError(path, line.number,
-                           absl::StrCat("LinkSpeed '", value, "' is not a non-negative integer"));
-        }
-        continue;  // Slurm does not use it either
-      } else {
-        return LineError(path, line.number,
-                         absl::StrCat("unknown key '", word.substr(0, eq),
-                                      "' (expected SwitchName, Switches, Nodes or LinkSpeed)"));
-      }
-      if (slot->has_value()) {
-        return LineError(path, line.number,
-                         absl::StrCat("key '", word.substr(0, eq), "' given twice"));
-      }
-      if (value.empty()) {
-        return LineError(path, line.number, absl::StrCat("'", word, "' has no value"));
-      }
-      *slot = std::string(value);
-    }
-    if (!name.has_value()) return LineError(path, line.number, "the line has no SwitchName=");
-    if (name->find_first_of("[],") != std::string::npos) {
-      return LineError(path, line.number,
-                       absl::StrCat("SwitchName '", *name, "' must be a single name"));
-    }
-    auto [it, inserted] = switch_line.emplace(*name, line.number);
-    if (!inserted) {
-      return LineError(
-          path, line.number,
-          absl::StrCat("switch '", *name, "' is already defined on line ", it->second));
-    }
-    spec.switch_names.push_back(*name);
-    if (switches.has_value()) {
-      absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(*switches, names_left);
-      if (!names.ok()) {
-        return LineError(path, line.number, absl::StrCat("Switches=: ", names.status().message()));
-      }
-      for (std::string& child : *names) children.push_back({*name, std::move(child), line.number});
-    }
-    if (nodes.has_value()) {
-      absl::StatusOr<std::vector<std::string>> names = ExpandWithinBudget(*nodes, names_left);
-      if (!names.ok()) {
-        return LineError(path, line.number, absl::StrCat("Nodes=: ", names.status().message()));
-      }
-      for (std::string& node : *names) {
-        if (node_id.emplace(node, static_cast<NodeId>(spec.node_names.size())).second) {
-          spec.node_names.push_back(node);
-        }
-        spec.links.emplace_back(*name, std::move(node));
-      }
-    }
-  }
-  if (spec.switch_names.empty()) return SourceError(path, "no SwitchName lines");
-  for (ChildRef& ref : children) {
-    if (!switch_line.contains(ref.child)) {
-      return LineError(path, ref.line,
-                       absl::StrCat("switch '", ref.child, "' in Switches= of '", ref.parent,
-                                    "' is never defined by a SwitchName line"));
-    }
-    spec.links.emplace_back(std::move(ref.parent), std::move(ref.child));
-  }
-  if (spec.node_names.empty()) return SourceError(path, "no Nodes= under any switch");
-  absl::StatusOr<SwitchGraphMachine> machine = SwitchGraphMachine::Create(std::move(spec));
-  if (!machine.ok()) return InFile(path, machine.status());
-  return machine;
-}
-
-}  // namespace
 
 absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path) {
   absl::StatusOr<std::vector<Line>> lines = ReadLines(path, /*continuations=*/false);
@@ -235,9 +73,7 @@ absl::StatusOr<SwitchGraphMachine> ReadSwitchGraphFile(const std::string& path) 
 
 absl::StatusOr<SwitchGraphMachine> ParseSwitchGraphFile(const std::string& text,
                                                         const std::string& source) {
-  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/false);
-  if (!lines.ok()) return lines.status();
-  return SwitchGraphFromLines(*lines, source, "");
+  return SwitchGraphFromLines(SplitLines(text, /*continuations=*/false), source, "");
 }
 
 namespace {
@@ -347,9 +183,7 @@ absl::StatusOr<DistanceMatrixMachine> ReadDistanceMatrixFile(const std::string& 
 
 absl::StatusOr<DistanceMatrixMachine> ParseDistanceMatrixFile(const std::string& text,
                                                               const std::string& source) {
-  absl::StatusOr<std::vector<Line>> lines = SplitLines(text, /*continuations=*/false);
-  if (!lines.ok()) return lines.status();
-  return DistanceMatrixFromLines(*lines, source);
+  return DistanceMatrixFromLines(SplitLines(text, /*continuations=*/false), source);
 }
 
 namespace {

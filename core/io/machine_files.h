@@ -22,7 +22,10 @@ namespace hopmap {
 // KEY=VALUE, a line without SwitchName, a switch defined twice, a Switches= name
 // never defined by a SwitchName line, a bad hostlist, no nodes. A file whose
 // switches are not connected (no top switch) gets a virtual root switch; see
-// SwitchGraphMachine and its warnings(). Spec() is "slurm:PATH".
+// SwitchGraphMachine and its warnings(). A topology.conf of another plugin
+// (BlockName=, RingName= lines) is refused: slurm-topology:FILE reads those
+// (slurm_topology_machine.h, which builds this switch graph too). Spec() is
+// "slurm:PATH".
 absl::StatusOr<SwitchGraphMachine> ReadSlurmTopology(const std::string& path);
 // The same from the file's text; `source` names it in errors ("SOURCE:LINE: ...").
 absl::StatusOr<SwitchGraphMachine> ParseSlurmTopology(const std::string& text,

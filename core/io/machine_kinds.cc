@@ -9,6 +9,7 @@
 #include "core/io/gpu_machine_spec.h"
 #include "core/io/machine_files.h"
 #include "core/io/machine_spec_values.h"
+#include "core/io/slurm_topology_machine.h"
 #include "core/topology/chipmesh.h"
 #include "core/topology/dragonfly.h"
 #include "core/topology/fattree.h"
@@ -117,6 +118,15 @@ MachineOrError ParseHierarchy(const MachineSpecParts& parts) {
 MachineOrError ReadSlurm(const MachineSpecParts& parts) {
   return Share(ReadSlurmTopology(parts.args), parts.spec);
 }
+// slurm-topology:FILE[:NAME].
+MachineOrError ReadSlurmTopologyKind(const MachineSpecParts& parts) {
+  absl::StatusOr<SlurmTopologyMachine> built = ReadSlurmTopologyMachine(parts.args);
+  if (!built.ok()) {
+    return absl::Status(built.status().code(), absl::StrCat("machine spec '", parts.spec,
+                                                            "': ", built.status().message()));
+  }
+  return std::move(built->machine);
+}
 MachineOrError ReadSwitchGraph(const MachineSpecParts& parts) {
   return Share(ReadSwitchGraphFile(parts.args), parts.spec);
 }
@@ -183,6 +193,7 @@ void RegisterBuiltinMachineKinds(std::vector<MachineKind>& kinds) {
                    .parse = &io_internal::ParseGpuSlurmCluster,
                    .own_options = slurm_options,
                    .reads_file = true,
+                   .sends_model = true,
                    .refused_shared_options = refused_by_gpu_clusters});
   std::vector<std::string> k8s_options = {"gpus", "block-label", "sub-block-label", "host-label"};
   k8s_options.insert(k8s_options.end(), gpu_fabric_options.begin(), gpu_fabric_options.end());
@@ -192,12 +203,19 @@ void RegisterBuiltinMachineKinds(std::vector<MachineKind>& kinds) {
                    .parse = &io_internal::ParseGpuK8sCluster,
                    .own_options = k8s_options,
                    .reads_file = true,
+                   .sends_model = true,
                    .refused_shared_options = refused_by_gpu_clusters});
   kinds.push_back({.name = "slurm",
                    .machine_kind = "graph",
                    .usage = "slurm:FILE",
                    .parse = &ReadSlurm,
                    .reads_file = true});
+  kinds.push_back({.name = kSlurmTopologyKind,
+                   .machine_kind = "graph",  // "torus" for a torus3d topology
+                   .usage = "slurm-topology:FILE[:NAME]",
+                   .parse = &ReadSlurmTopologyKind,
+                   .reads_file = true,
+                   .sends_model = true});
   kinds.push_back({.name = "graph",
                    .machine_kind = "graph",
                    .usage = "graph:FILE",

@@ -37,7 +37,8 @@ using MachineSpecParser = absl::StatusOr<std::shared_ptr<Machine>> (*)(const Mac
 struct MachineKind {
   // The spec's KIND: "torus".
   std::string name;
-  // Machine::kind() of what it makes: its name but for slurm (a switch graph).
+  // Machine::kind() of what it makes: its name but for slurm (a switch graph) and
+  // slurm-topology (a switch graph, or a torus for Slurm's torus3d).
   std::string machine_kind;
   // How errors list it: "torus:AxBxC".
   std::string usage;
@@ -54,6 +55,10 @@ struct MachineKind {
   // Each node is one PE with one slot, the lowest level being the cores (hierarchy):
   // node=, cores= other than 1 and a request's cores_per_node above 1 are refused.
   bool one_slot_per_node = false;
+  // The CLI sends hopmapd the machine it parsed (ParsedMachineRef: a GPU cluster, a
+  // Slurm topology's switch graph or torus), since the spec's options or the file's
+  // choice of topology decided it, rather than the file's text.
+  bool sends_model = false;
   // Options every other kind takes that this one says otherwise, each with what to
   // use instead (gpu: its slots are its GPUs, gpus=; its links' figures are its
   // nvlink-/rail- options): refused, naming the alternative.

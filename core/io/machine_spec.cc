@@ -324,6 +324,18 @@ absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spe
   return machine;
 }
 
+std::optional<MachineSpecKindArgs> SplitMachineSpec(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (const CatalogEntry* entry = FindCatalogEntry(name)) {
+    return SplitMachineSpec(rest.empty() ? entry->spec : absl::StrCat(entry->spec, ":", rest));
+  }
+  if (FindMachineKind(name) == nullptr) return std::nullopt;
+  PeelOptions(rest);
+  return MachineSpecKindArgs{name, rest};
+}
+
 absl::StatusOr<std::vector<NodeListItem>> ReadNodeListFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open node list"));

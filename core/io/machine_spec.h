@@ -3,6 +3,7 @@
 #define HOPMAP_CORE_IO_MACHINE_SPEC_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace hopmap {
 //   chipmesh:4x4     (options nodes=96, hops=1,2,3,4,5,6)
 //   dragonfly:G,A,P  (groups, routers per group, nodes per router)
 //   slurm:FILE       (a Slurm topology.conf)
+//   slurm-topology:FILE[:NAME]  (a topology of Slurm's topology.yaml or .conf)
 //   graph:FILE       (hopmap's switch-graph file)
 //   matrix:FILE      (an explicit hop matrix)
 // Every kind takes cores=N (default 1), link-bandwidth=BYTES_PER_S and
@@ -27,6 +29,15 @@ namespace hopmap {
 // width=W for node names (default nid + 5 digits). Errors name the part that is
 // wrong and list what is accepted.
 absl::StatusOr<std::shared_ptr<Machine>> ParseMachineSpec(const std::string& spec);
+
+// A spec's kind and ARGS as ParseMachineSpec reads them: a catalog name expanded,
+// the options peeled off the end ("slurm-topology:t.yaml:fabric:cores=4" ->
+// "slurm-topology", "t.yaml:fabric"). nullopt when the spec names no known kind.
+struct MachineSpecKindArgs {
+  std::string kind;
+  std::string args;
+};
+std::optional<MachineSpecKindArgs> SplitMachineSpec(const std::string& spec);
 
 // A node selection: what ParseNodeSelection accepts ("0-99,200-299",
 // "nid[00012-00100]"), or "@FILE" holding one such selection per line

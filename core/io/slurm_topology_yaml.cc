@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -14,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/io/line_reader.h"
-#include "core/topology/hostlist.h"
+#include "core/io/machine_file_lines.h"
 
 namespace hopmap {
 namespace {
@@ -81,13 +82,15 @@ class YamlReader {
     return node.Scalar();
   }
 
-  // `map[key]`, a Slurm hostlist ("gpu[001-004]"), expanded; empty when absent.
+  // `map[key]`, a Slurm hostlist ("gpu[001-004]"), expanded within the file's
+  // budget of names (io_internal::kMaxNamesPerFile); empty when absent.
   absl::StatusOr<std::vector<std::string>> Hostlist(const YAML::Node& map,
                                                     absl::string_view key) const {
     absl::StatusOr<std::optional<std::string>> text = String(map, key, false);
     if (!text.ok()) return text.status();
     if (!text->has_value()) return std::vector<std::string>{};
-    absl::StatusOr<std::vector<std::string>> names = ExpandHostlist(**text);
+    absl::StatusOr<std::vector<std::string>> names =
+        io_internal::ExpandWithinBudget(**text, names_left_);
     if (!names.ok()) {
       return Error(map[std::string(key)],
                    absl::StrCat(key, ": bad hostlist '", **text, "': ", names.status().message()));
@@ -132,6 +135,7 @@ class YamlReader {
  private:
   std::string source_;
   std::string topology_;
+  mutable size_t names_left_ = io_internal::kMaxNamesPerFile;
 };
 
 absl::Status ReadTree(const YamlReader& r, const YAML::Node& tree, SlurmTopology& topo) {
@@ -206,6 +210,7 @@ absl::Status ReadBlock(const YamlReader& r, const YAML::Node& block, SlurmTopolo
   if (absl::Status s = r.CheckKeys(block, {"block_sizes", "blocks"}, "block"); !s.ok()) return s;
   absl::StatusOr<YAML::Node> sizes = r.List(block, "block_sizes");
   if (!sizes.ok()) return sizes.status();
+  if (sizes->size() > 0) topo.block_sizes_line = LineOf(*sizes);
   for (const YAML::Node& size : *sizes) {
     absl::StatusOr<int32_t> v = r.Int(size, "block_sizes", 1);
     if (!v.ok()) return v.status();
@@ -248,9 +253,24 @@ absl::StatusOr<SlurmTorusRegion> ReadRegion(const YamlReader& r, const YAML::Nod
   absl::StatusOr<std::vector<std::string>> nodes = r.Hostlist(entry, "nodes");
   if (!nodes.ok()) return nodes.status();
   const int64_t cells = int64_t{dims->x} * dims->y * dims->z;
-  if (nodes->empty() || static_cast<int64_t>(nodes->size()) > cells) {
-    return r.Error(entry, absl::StrCat("torus '", torus.name, "': a region of ", cells,
-                                       " cells needs 1 to ", cells, " nodes, got ", nodes->size()));
+  if (static_cast<int64_t>(nodes->size()) != cells) {
+    return r.Error(
+        entry, absl::StrCat("torus '", torus.name, "': a region of ", cells, " cells needs ", cells,
+                            " nodes (one per cell), got ", nodes->size()));
+  }
+  for (const SlurmTorusRegion& earlier : torus.regions) {
+    const auto overlap = [](int32_t a, int32_t a_size, int32_t b, int32_t b_size) {
+      return a < b + b_size && b < a + a_size;
+    };
+    if (overlap(anchor->x, dims->x, earlier.anchor.x, earlier.dims.x) &&
+        overlap(anchor->y, dims->y, earlier.anchor.y, earlier.dims.y) &&
+        overlap(anchor->z, dims->z, earlier.anchor.z, earlier.dims.z)) {
+      return r.Error(entry,
+                     absl::StrCat("torus '", torus.name, "': region overlaps the region of line ",
+                                  earlier.line, " at (", std::max(anchor->x, earlier.anchor.x), ",",
+                                  std::max(anchor->y, earlier.anchor.y), ",",
+                                  std::max(anchor->z, earlier.anchor.z), ")"));
+    }
   }
   region.nodes = *std::move(nodes);
   return region;
@@ -304,9 +324,11 @@ absl::StatusOr<SlurmTorus> ReadTorus(const YamlReader& r, const YAML::Node& entr
     return r.Error(entry, absl::StrCat("torus '", torus.name, "': give nodes or regions (one)"));
   }
   const int64_t cells = int64_t{torus.dims.x} * torus.dims.y * torus.dims.z;
-  if (static_cast<int64_t>(torus.nodes.size()) > cells) {
-    return r.Error(entry, absl::StrCat("torus '", torus.name, "': ", torus.nodes.size(),
-                                       " nodes for ", cells, " cells"));
+  if (!torus.nodes.empty() && static_cast<int64_t>(torus.nodes.size()) != cells) {
+    return r.Error(
+        entry, absl::StrCat("torus '", torus.name, "': ", torus.nodes.size(), " nodes for ", cells,
+                            " cells (one per cell, x varying "
+                            "fastest; regions place fewer)"));
   }
   for (const YAML::Node& region : *regions) {
     absl::StatusOr<SlurmTorusRegion> read = ReadRegion(r, region, torus);

@@ -89,6 +89,7 @@ struct SlurmTopology {
   std::vector<SlurmSwitch> switches;
   // kBlock: `block_sizes:` (empty when not given) and the blocks in file order.
   std::vector<int32_t> block_sizes;
+  int64_t block_sizes_line = 0;  // 0 without block_sizes
   std::vector<SlurmNodeGroup> blocks;
   // kFlat: `flat: {alpha_step_rank: true}`.
   bool alpha_step_rank = false;
@@ -104,6 +105,9 @@ inline constexpr int32_t kSlurmMaxRingSize = 16;
 struct SlurmTopologyFile {
   std::string source;  // the path (or the name the text was given), for errors
   std::vector<SlurmTopology> topologies;
+  // Read from a topology.conf (slurm_topology_conf.h): at most one topology, of the
+  // plugin its lines are for, which Slurm names "default".
+  bool conf = false;
 
   // The topology named `name`, or null.
   [[nodiscard]] const SlurmTopology* Find(absl::string_view name) const;
@@ -120,10 +124,12 @@ struct SlurmTopologyFile {
 // and toruses are unique within their topology; a switch has children or nodes, and
 // its children name switches of the same tree; hostlists expand (hostlist.h);
 // block_sizes are positive; a ring holds 1 to 16 hosts; a torus has positive dims,
-// nodes or regions (not both), at most x*y*z hosts, and regions inside it. Not
-// checked: whether a host is in two switches or blocks (a machine built on the file
-// decides what that means). Errors: "PATH:LINE: topology 'NAME': FIELD: problem"
-// (InvalidArgument; a missing file is NotFound).
+// nodes or regions (not both): nodes one per cell (x*y*z), regions inside it, one
+// host per cell of each, not overlapping; the hostlists name at most 2^18 hosts and
+// switches in all (machine_file_lines.h). Not checked: whether a host is in two
+// switches, blocks or cells (a machine built on the file decides what that means).
+// Errors: "PATH:LINE: topology 'NAME': FIELD: problem" (InvalidArgument; a missing
+// file is NotFound).
 absl::StatusOr<SlurmTopologyFile> ReadSlurmTopologyYaml(const std::string& path);
 // The same from the file's text; `source` names it in errors.
 absl::StatusOr<SlurmTopologyFile> ParseSlurmTopologyYaml(const std::string& text,

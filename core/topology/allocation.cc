@@ -1,7 +1,6 @@
 #include "core/topology/allocation.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "tbb/parallel_for.h"
@@ -31,6 +30,11 @@ absl::StatusOr<Allocation> Allocation::Create(std::shared_ptr<const Machine> mac
       return absl::InvalidArgumentError(absl::StrCat("allocation: node ", node, " (position ", i,
                                                      ") is outside the machine (0..",
                                                      machine_nodes - 1, ")"));
+    }
+    if (machine->IsVacant(node)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("allocation: node ", node, " (", machine->NodeName(node),
+                       ") is a cell without a host: no job can be given it"));
     }
     if (position_of[node] >= 0) {
       return absl::InvalidArgumentError(
@@ -95,8 +99,7 @@ std::vector<int64_t> Allocation::ComputeBallSizes() const {
 
 absl::StatusOr<Allocation> Allocation::WholeMachine(std::shared_ptr<const Machine> machine) {
   if (machine == nullptr) return absl::InvalidArgumentError("allocation: no machine");
-  std::vector<NodeId> nodes(machine->num_nodes());
-  std::iota(nodes.begin(), nodes.end(), 0);
+  std::vector<NodeId> nodes = machine->AllocatableNodes();
   const int32_t cores = machine->cores_per_node();
   return Create(std::move(machine), std::move(nodes), cores);
 }

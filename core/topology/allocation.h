@@ -23,12 +23,13 @@ class Allocation {
   // Allocations up to this many nodes keep a dense position x position hop matrix.
   static constexpr int32_t kDefaultDenseLimit = 2048;
 
-  // Fails on an empty list, a node outside the machine, a node listed twice, or
-  // cores_per_node < 1.
+  // Fails on an empty list, a node outside the machine, a vacant node
+  // (Machine::IsVacant), a node listed twice, or cores_per_node < 1.
   static absl::StatusOr<Allocation> Create(std::shared_ptr<const Machine> machine,
                                            std::vector<NodeId> nodes, int32_t cores_per_node,
                                            int32_t dense_limit = kDefaultDenseLimit);
-  // Every node of the machine in id order, with the machine's cores per node.
+  // Every node of the machine in id order (but the vacant ones), with the machine's
+  // cores per node.
   static absl::StatusOr<Allocation> WholeMachine(std::shared_ptr<const Machine> machine);
 
   [[nodiscard]] const Machine& machine() const { return *machine_; }

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace hopmap {
 namespace {
@@ -161,7 +162,66 @@ absl::Status ExpandItem(absl::string_view expr, absl::string_view item, size_t p
   }
 }
 
+// A name as a prefix and a trailing number (its digits as written); digits empty
+// when the name does not end in one (or is only digits, or the number is too long).
+struct NumberedName {
+  absl::string_view prefix;
+  absl::string_view digits;
+  int64_t value = 0;
+};
+
+NumberedName SplitTrailingNumber(absl::string_view name) {
+  size_t start = name.size();
+  while (start > 0 && IsDigit(name[start - 1])) --start;
+  NumberedName split{name, "", 0};
+  if (start == 0 || start == name.size() || name.size() - start > kMaxDigits) return split;
+  split.prefix = name.substr(0, start);
+  split.digits = name.substr(start);
+  split.value = ParseDigits(split.digits);
+  return split;
+}
+
 }  // namespace
+
+std::string CompressHostlist(const std::vector<std::string>& names) {
+  std::vector<std::string> items;
+  size_t i = 0;
+  while (i < names.size()) {
+    const NumberedName first = SplitTrailingNumber(names[i]);
+    size_t end = i + 1;  // the run of names with first's prefix and a number
+    while (end < names.size()) {
+      const NumberedName next = SplitTrailingNumber(names[end]);
+      if (next.digits.empty() || next.prefix != first.prefix) break;
+      ++end;
+    }
+    if (first.digits.empty() || end == i + 1) {
+      items.push_back(names[i]);
+      i = i + 1;
+      continue;
+    }
+    std::vector<std::string> ranges;
+    for (size_t j = i; j < end;) {
+      const NumberedName lo = SplitTrailingNumber(names[j]);
+      const int width = static_cast<int>(lo.digits.size());
+      size_t k = j + 1;  // the range runs while numbers follow on with lo's padding
+      while (k < end) {
+        const NumberedName next = SplitTrailingNumber(names[k]);
+        if (next.value != lo.value + static_cast<int64_t>(k - j) ||
+            absl::StrFormat("%0*d", width, next.value) != next.digits) {
+          break;
+        }
+        ++k;
+      }
+      ranges.push_back(
+          k == j + 1 ? std::string(lo.digits)
+                     : absl::StrCat(lo.digits, "-", SplitTrailingNumber(names[k - 1]).digits));
+      j = k;
+    }
+    items.push_back(absl::StrCat(first.prefix, "[", absl::StrJoin(ranges, ","), "]"));
+    i = end;
+  }
+  return absl::StrJoin(items, ",");
+}
 
 std::vector<std::string> SplitTopLevelCommas(absl::string_view text) {
   std::vector<std::string> pieces;

@@ -27,6 +27,13 @@ namespace hopmap {
 absl::StatusOr<std::vector<std::string>> ExpandHostlist(absl::string_view expr,
                                                         size_t max_names = 10'000'000);
 
+// The shortest-looking hostlist that ExpandHostlist gives back as `names`, in the
+// same order: runs of names that differ only in a trailing number share a bracket
+// group, consecutive numbers make a range ("n01", "n02", "n03", "n07", "m1" ->
+// "n[01-03,07],m1"). A range keeps one zero padding; names without a trailing
+// number are written as they are. "" for no names.
+std::string CompressHostlist(const std::vector<std::string>& names);
+
 // Splits `text` at the commas that are not inside [...] ("a[1,2],b" -> "a[1,2]",
 // "b"). Pieces are returned as they are (not trimmed); "" gives one empty piece and
 // "a," gives "a" and "". An unclosed '[' keeps the rest of the text in one piece.

@@ -38,6 +38,21 @@ std::string Machine::SharedSpecOptions() const {
   return options;
 }
 
+void Machine::set_vacant_nodes(std::vector<bool> vacant) {
+  num_vacant_ = static_cast<NodeId>(std::count(vacant.begin(), vacant.end(), true));
+  vacant_ =
+      num_vacant_ == 0 ? nullptr : std::make_shared<const std::vector<bool>>(std::move(vacant));
+}
+
+std::vector<NodeId> Machine::AllocatableNodes() const {
+  std::vector<NodeId> nodes;
+  nodes.reserve(static_cast<size_t>(num_nodes() - num_vacant_));
+  for (NodeId v = 0; v < num_nodes(); ++v) {
+    if (!IsVacant(v)) nodes.push_back(v);
+  }
+  return nodes;
+}
+
 std::vector<int64_t> Machine::BallSizeUpperBounds() const {
   const NodeId n = num_nodes();
   const int32_t diameter = max_hops();

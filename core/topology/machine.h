@@ -144,12 +144,27 @@ class Machine {
   void set_node_names(NodeNames names) { names_ = std::move(names); }
   [[nodiscard]] std::string NodeName(NodeId node) const { return names_.Name(node); }
 
+  // Nodes no job can be given: the cells of a Slurm torus without a host
+  // (slurm-topology:, docs/formats.md). They stay in the network (hops and routes
+  // cross them); Allocation::Create refuses them and the whole machine
+  // (AllocatableNodes) leaves them out. None unless set.
+  [[nodiscard]] bool IsVacant(NodeId node) const {
+    return vacant_ != nullptr && (*vacant_)[static_cast<size_t>(node)];
+  }
+  [[nodiscard]] NodeId num_vacant() const { return num_vacant_; }
+  // `vacant[node]` for every node, or empty: none.
+  void set_vacant_nodes(std::vector<bool> vacant);
+  // Every node but the vacant ones, in id order: what "the whole machine" allocates.
+  [[nodiscard]] std::vector<NodeId> AllocatableNodes() const;
+
  private:
   int32_t cores_per_node_ = 1;
   std::optional<double> link_bandwidth_;
   std::optional<double> link_latency_;
   std::shared_ptr<const NodeInterior> node_interior_;
   NodeNames names_;
+  std::shared_ptr<const std::vector<bool>> vacant_;  // shared: machines are copied cheaply
+  NodeId num_vacant_ = 0;
 };
 
 }  // namespace hopmap

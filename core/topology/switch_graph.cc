@@ -360,6 +360,19 @@ absl::StatusOr<SwitchGraphMachine> SwitchGraphMachine::Create(SwitchGraphSpec sp
   return m;
 }
 
+SwitchGraphSpec SwitchGraphMachine::ToSpec() const {
+  SwitchGraphSpec spec;
+  spec.node_names.reserve(static_cast<size_t>(num_nodes_));
+  for (NodeId v = 0; v < num_nodes_; ++v) spec.node_names.push_back(NodeName(v));
+  spec.switch_names = data_->switch_names;
+  spec.links.reserve(data_->edge_from.size());
+  for (size_t e = 0; e < data_->edge_from.size(); ++e) {
+    spec.links.emplace_back(VertexName(data_->edge_from[e]), VertexName(data_->edge_to[e]));
+  }
+  spec.source = source_;
+  return spec;
+}
+
 std::string SwitchGraphMachine::Spec() const {
   return absl::StrCat(source_.empty() ? std::string("graph") : source_, SharedSpecOptions());
 }

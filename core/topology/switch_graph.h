@@ -98,6 +98,10 @@ class SwitchGraphMachine final : public Machine {
   }
   [[nodiscard]] const std::string& source() const { return source_; }
   void set_source(std::string source) { source_ = std::move(source); }
+  // What Create rebuilds this machine from, link for link: its nodes, its switches (a
+  // virtual root as an ordinary last switch) and its links in link order, each as
+  // it is directed (duplicates dropped), with source().
+  [[nodiscard]] SwitchGraphSpec ToSpec() const;
 
  private:
   struct Data {

@@ -43,6 +43,11 @@ std::string_view TorusMachine::kind() const {
 }
 
 std::string TorusMachine::Spec() const {
+  if (source_.empty()) return GridSpec();
+  return absl::StrCat(source_, ":cores=", cores_per_node(), SharedSpecOptions());
+}
+
+std::string TorusMachine::GridSpec() const {
   std::string spec = absl::StrCat(std::string(kind()), ":", absl::StrJoin(geometry_.dims, "x"));
   bool mixed = false;
   for (bool w : geometry_.wrap) mixed |= (w != geometry_.wrap[0]);

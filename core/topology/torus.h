@@ -2,6 +2,8 @@
 #ifndef HOPMAP_CORE_TOPOLOGY_TORUS_H_
 #define HOPMAP_CORE_TOPOLOGY_TORUS_H_
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -39,6 +41,14 @@ class TorusMachine final : public Machine {
   [[nodiscard]] const std::vector<bool>& wrap() const { return geometry_.wrap; }
   [[nodiscard]] NodeId NodeAt(std::span<const int32_t> coords) const;
 
+  // The spec that read this torus from a file ("slurm-topology:PATH:NAME"), which
+  // Spec() then starts with instead of "torus:DIMS"; empty for a generated torus.
+  [[nodiscard]] const std::string& source() const { return source_; }
+  void set_source(std::string source) { source_ = std::move(source); }
+  // "torus:DIMS[:wrap=...]:cores=N" and the shared options: the generated torus of
+  // the same network, whatever source() says.
+  [[nodiscard]] std::string GridSpec() const;
+
  private:
   TorusMachine() = default;
   // Signed steps and whether both directions are minimal (exactly half way).
@@ -55,6 +65,7 @@ class TorusMachine final : public Machine {
   void AdaptiveRoute(NodeId a, NodeId b, LinkVisitor visit) const;
 
   GridGeometry geometry_;
+  std::string source_;
   std::vector<int64_t> stride_;
   NodeId num_nodes_ = 0;
   int32_t max_hops_ = 0;

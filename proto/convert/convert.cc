@@ -354,8 +354,7 @@ absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::Allocatio
     if (!parsed.ok()) return FieldError("allocation.nodes", parsed.status().message());
     nodes = *std::move(parsed);
   } else {
-    nodes.resize(machine.num_nodes());
-    for (NodeId i = 0; i < machine.num_nodes(); ++i) nodes[i] = i;
+    nodes = machine.AllocatableNodes();
   }
   return nodes;
 }

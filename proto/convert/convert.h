@@ -57,7 +57,8 @@ absl::StatusOr<TaskGraph> TaskGraphFromProto(const v1::TaskGraph& graph);
 void TaskGraphToProto(const TaskGraph& graph, v1::TaskGraph* out);
 
 // The allocated nodes: node_ids, hostnames or a node selection string (at most
-// one of them); none means every node of the machine. Errors name the field.
+// one of them); none means every node of the machine (Machine::AllocatableNodes).
+// Errors name the field.
 absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::AllocationSpec& spec,
                                                              const Machine& machine);
 
@@ -69,6 +70,9 @@ absl::StatusOr<std::vector<NodeId>> AllocationNodesFromProto(const v1::Allocatio
 struct MachineRef {
   std::string name;  // sent as machine_name when `machine` is unset
   std::optional<v1::Machine> machine;
+  // The daemon's copy does not know the machine's host names (a torus read from a
+  // Slurm topology goes as its grid spec): the allocation must go as node ids.
+  bool send_node_ids = false;
 };
 // A text without ':' names a catalog entry; any other is an inline spec.
 MachineRef MachineRefFromText(const std::string& name_or_spec);
@@ -77,10 +81,15 @@ MachineRef MachineRefFromText(const std::string& name_or_spec);
 // per node its spec gave. InvalidArgument for another kind.
 absl::StatusOr<MachineRef> MachineFileRef(absl::string_view kind, std::string text,
                                           int32_t cores_per_node);
-// The machine a client read from a file itself, as a structured model when its kind
-// has one, so that the options its spec gave travel too: a GPU cluster
-// (gpu-slurm:FILE, gpu-k8s:FILE) as gpu_cluster. Null for the other kinds (their
-// file's text goes as MachineFileRef's).
+// The machine a client read from a file itself, as a structured model, so that what
+// its spec chose travels too (for the kinds that send models, MachineKind::
+// sends_model): a GPU cluster (gpu-slurm:FILE, gpu-k8s:FILE) as gpu_cluster; a switch
+// graph (a Slurm topology's tree, blocks or rings) as switch_graph, node for node
+// and link for link, with its cores per node and link figures; a torus read from a
+// file (TorusMachine::source, a Slurm torus3d) as its grid spec (cores=, node= and the
+// link figures with it), its host names left to the client (send_node_ids). Null
+// for the others: a generated machine, a hop matrix (the file kinds that do not send
+// models send their file's text, MachineFileRef).
 std::optional<MachineRef> ParsedMachineRef(const Machine& machine);
 void MachineRefToProto(const MachineRef& machine, v1::MapRequest* out);
 void MachineRefToProto(const MachineRef& machine, v1::EvaluateRequest* out);

@@ -2,7 +2,6 @@
 // figures a client read from a Slurm topology.yaml or a Kubernetes node list, so that
 // the daemon builds the very machine the client's spec options chose.
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -100,14 +99,6 @@ absl::StatusOr<std::shared_ptr<Machine>> GpuClusterFromProto(const v1::GpuCluste
   absl::StatusOr<GpuClusterMachine> machine = GpuClusterMachine::Create(std::move(spec));
   if (!machine.ok()) return FieldErrorOf(machine.status());
   return std::make_shared<GpuClusterMachine>(*std::move(machine));
-}
-
-std::optional<MachineRef> ParsedMachineRef(const Machine& machine) {
-  const auto* cluster = dynamic_cast<const GpuClusterMachine*>(&machine);
-  if (cluster == nullptr) return std::nullopt;
-  MachineRef ref;
-  GpuClusterToProto(cluster->spec(), ref.machine.emplace().mutable_gpu_cluster());
-  return ref;
 }
 
 }  // namespace hopmap

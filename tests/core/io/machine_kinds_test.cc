@@ -43,6 +43,8 @@ const std::map<std::string, std::string>& SampleSpecs() {
                       "gce-topology-subblock:rail-bandwidth=25e9"},
       {"slurm", "slurm:" + std::string(HOPMAP_DATA_DIR) +
                     "/machines/slurm_topology_conf/nstda_tara_topology.conf"},
+      {"slurm-topology",
+       "slurm-topology:" + std::string(HOPMAP_DATA_DIR) + "/slurm/topology.yaml:racks"},
       {"graph",
        "graph:" + WriteTemp("small.graph",
                             "switch top s[0-1]\nnode a b c\n"
@@ -90,8 +92,7 @@ TEST(MachineKindsTest, UsagesAreListedInOrder) {
   EXPECT_EQ(MachineKindUsages(),
             "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
             "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, gpu-slurm:FILE, gpu-k8s:FILE, "
-            "slurm:FILE, "
-            "graph:FILE, matrix:FILE");
+            "slurm:FILE, slurm-topology:FILE[:NAME], graph:FILE, matrix:FILE");
   EXPECT_THAT(SpecError("ring:8"), HasSubstr("unknown kind 'ring' (use " + MachineKindUsages() +
                                              ", or a catalog name)"));
 }

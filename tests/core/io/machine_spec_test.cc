@@ -47,7 +47,7 @@ std::string SpecError(const std::string& spec,
 constexpr const char* kKinds =
     "torus:AxBxC, mesh:AxB, fattree:AxB, chipmesh:XxY, dragonfly:G,A,P, "
     "hierarchy:A1xA2:distances=D1,D2, gpu:HOSTS:gpus=G, gpu-slurm:FILE, gpu-k8s:FILE, "
-    "slurm:FILE, graph:FILE, matrix:FILE, or a catalog name";
+    "slurm:FILE, slurm-topology:FILE[:NAME], graph:FILE, matrix:FILE, or a catalog name";
 
 // ---------------------------------------------------------------- catalog
 

@@ -183,6 +183,20 @@ TEST(SlurmTopologyYamlTest, RefusesBadFilesNamingLineAndField) {
        "{x: 2, y: 1, z: 1}\n        regions:\n          - anchor: {x: 1, y: 0, "
        "z: 0}\n            dims: {x: 2, y: 1, z: 1}\n            nodes: a1\n",
        ":7: topology 't': torus 'p': region does not fit in 2x1x1"},
+      {"region short",
+       "- topology: t\n  torus3d:\n    toruses:\n      - name: p\n        dims: {x: "
+       "2, y: 1, z: 1}\n        regions:\n          - anchor: {x: 0, y: 0, "
+       "z: 0}\n            dims: {x: 2, y: 1, z: 1}\n            nodes: a1\n",
+       ":7: topology 't': torus 'p': a region of 2 cells needs 2 nodes (one per cell), got 1"},
+      {"regions overlap",
+       "- topology: t\n  torus3d:\n    toruses:\n      - name: p\n        dims: {x: 2, y: 2, "
+       "z: 1}\n        regions:\n          - anchor: {x: 0, y: 0, z: 0}\n            dims: "
+       "{x: 2, y: 1, z: 1}\n            nodes: a[1-2]\n          - anchor: {x: 1, y: 0, z: "
+       "0}\n            dims: {x: 1, y: 2, z: 1}\n            nodes: b[1-2]\n",
+       ":10: topology 't': torus 'p': region overlaps the region of line 7 at (1,0,0)"},
+      {"too many names",
+       "- topology: r\n  ring:\n    rings:\n      - ring: r0\n        nodes: a[0-300000]\n",
+       ":5: topology 'r': nodes: bad hostlist 'a[0-300000]': "},
       {"flat junk", "- topology: t\n  flat: sometimes\n",
        ":2: topology 't': flat: expected true, false or a mapping of options"},
   };

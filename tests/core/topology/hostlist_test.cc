@@ -88,5 +88,24 @@ TEST(HostlistTest, SplitTopLevelCommas) {
   EXPECT_THAT(SplitTopLevelCommas("a[1,2"), ElementsAre("a[1,2"));
 }
 
+// CompressHostlist gives back what ExpandHostlist turns into the same names.
+TEST(HostlistTest, CompressIsTheInverseOfExpand) {
+  EXPECT_EQ(CompressHostlist({"n01", "n02", "n03", "n07", "m1"}), "n[01-03,07],m1");
+  EXPECT_EQ(CompressHostlist({"node05"}), "node05");
+  EXPECT_EQ(CompressHostlist({}), "");
+  EXPECT_EQ(CompressHostlist({"b1", "b2", "b3", "b4"}), "b[1-4]");
+  EXPECT_EQ(CompressHostlist({"n9", "n10", "n08", "n09"}), "n[9-10,08-09]");
+  EXPECT_EQ(CompressHostlist({"top", "spine", "r1n01", "r1n02", "r2n01"}),
+            "top,spine,r1n[01-02],r2n01");
+  EXPECT_EQ(CompressHostlist({"a3", "a2", "a1"}), "a[3,2,1]");
+  EXPECT_EQ(CompressHostlist({"pod:0:1", "pod:0:2", "12", "13"}), "pod:0:[1-2],12,13");
+  for (const std::vector<std::string>& names :
+       std::vector<std::vector<std::string>>{{"n9", "n10", "n010", "n11"},
+                                             {"x", "x1", "x01", "x001", "y"},
+                                             {"gpu001", "gpu002", "gpu010", "gpu011", "cpu1"}}) {
+    EXPECT_EQ(Expand(CompressHostlist(names)), names) << CompressHostlist(names);
+  }
+}
+
 }  // namespace
 }  // namespace hopmap

@@ -186,6 +186,30 @@ TEST(SwitchGraphTest, DisconnectedGetsVirtualRoot) {
   EXPECT_EQ(m.num_links(), 14);
 }
 
+// ToSpec rebuilds the machine link for link, a virtual root as an ordinary switch.
+TEST(SwitchGraphTest, ToSpecRebuildsTheSameMachine) {
+  SwitchGraphSpec spec;
+  spec.node_names = {"u0", "v0", "w0"};
+  spec.switch_names = {"u", "t", "v", "w"};
+  spec.links = {{"t", "u"}, {"u", "u0"}, {"v", "v0"}, {"w", "w0"}, {"u0", "u"}};
+  spec.source = "graph:/some/file.graph";
+  const SwitchGraphMachine m = Build(spec);
+  const SwitchGraphSpec again = m.ToSpec();
+  EXPECT_EQ(again.source, "graph:/some/file.graph");
+  EXPECT_THAT(again.switch_names, ElementsAre("u", "t", "v", "w", "hopmap-root"));
+  const SwitchGraphMachine rebuilt = Build(again);
+  EXPECT_FALSE(rebuilt.has_virtual_root());
+  EXPECT_TRUE(rebuilt.warnings().empty());
+  ASSERT_EQ(rebuilt.num_links(), m.num_links());
+  for (int64_t link = 0; link < m.num_links(); ++link) {
+    EXPECT_EQ(rebuilt.LinkName(link), m.LinkName(link));
+  }
+  for (NodeId a = 0; a < 3; ++a) {
+    EXPECT_EQ(rebuilt.NodeName(a), m.NodeName(a));
+    for (NodeId b = 0; b < 3; ++b) EXPECT_EQ(rebuilt.Hops(a, b), m.Hops(a, b));
+  }
+}
+
 TEST(SwitchGraphTest, VirtualRootNameAvoidsClash) {
   SwitchGraphSpec spec;
   spec.node_names = {"a", "b"};
