@@ -29,6 +29,7 @@ PREFIX=$(bash deploy/slurm/build-slurm.sh | tail -1)
 source bench/hopmapd_common.sh
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/slurm_prolog_versions.XXXXXX")
+chmod 755 "$TMP"  # munged wants its socket's directories searchable by all
 HOPMAPD_PID=""
 cleanup() {
   bash tests/slurm/slurm_cluster.sh stop "$TMP/s22" >/dev/null 2>&1 || true

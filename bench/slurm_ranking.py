@@ -32,6 +32,12 @@ import sys
 import time
 
 
+# Bytes per message (hopmap gen --bytes): gen's default, where a message's latency
+# weighs as much as its bytes, and a bandwidth-bound halo (a 64^3 subdomain's face in
+# doubles is 32 KiB).
+MESSAGE_BYTES = (1024, 65536)
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
 
@@ -171,8 +177,9 @@ def main():
     ports = free_ports(nodes + 2)
     print(f"slurm_ranking: starting Slurm {args.slurm_prefix.rsplit('/', 1)[-1]} with "
           f"{nodes} slurmd", file=sys.stderr)
-    subprocess.run(["bash", cluster, "start", work] + [str(p) for p in ports] + [prolog, prolog],
-                   env=env, check=True)
+    if subprocess.run(["bash", cluster, "start", work] + [str(p) for p in ports] +
+                      [prolog, prolog], env=env).returncode != 0:
+        sys.exit("slurm_ranking: the Slurm cluster did not start (its logs' tails are above)")
     rows = []
     try:
         # (partition, allocation name, node indices)
@@ -218,16 +225,18 @@ def main():
             tasks = len(order) * cores
             group_size = leaf if partition == "tree" else block
             group_of = {f"n{i + 1}": i // group_size for i in range(nodes)}
-            for graph_name, gen in [("3d-halo", ["stencil3d-7", "--dims", near_cube(tasks, 3)]),
-                                    ("2d-9point", ["stencil2d-9", "--dims", near_cube(tasks, 2)]),
-                                    ("irregular", ["random-geometric", "--tasks", str(tasks)])]:
-                graph = os.path.join(work, f"{graph_name}-{tasks}.edgelist")
+            graphs = [(f"{name}", kind, size) for size in MESSAGE_BYTES
+                      for name, kind in [("3d-halo", ["stencil3d-7", "--dims", near_cube(tasks, 3)]),
+                                         ("2d-9point", ["stencil2d-9", "--dims", near_cube(tasks, 2)]),
+                                         ("irregular", ["random-geometric", "--tasks", str(tasks)])]]
+            for graph_name, gen, size in graphs:
+                graph = os.path.join(work, f"{graph_name}-{tasks}-{size}.edgelist")
                 if not os.path.exists(graph):
-                    run([args.hopmap, "gen"] + gen + ["-o", graph])
+                    run([args.hopmap, "gen"] + gen + ["--bytes", str(size), "-o", graph])
                 machine = f"slurm-topology:{topo}:{partition}"
                 common = ["--local", "--machine", machine, "--nodes", "@" + order_file,
                           "--cores", str(cores), "--graph", graph]
-                map_json = os.path.join(work, f"{partition}-{alloc}-{graph_name}.map.json")
+                map_json = os.path.join(work, f"{partition}-{alloc}-{graph_name}-{size}.map.json")
                 started = time.monotonic()
                 run([args.hopmap, "map"] + common + ["--format", "json", "-o", map_json])
                 map_seconds = time.monotonic() - started
@@ -245,14 +254,16 @@ def main():
                         ("slurm", mapped["baseline_hop_bytes"], times["in-order"], slurm_nodes),
                         ("hopmap", mapped["hop_bytes"], hopmap_time, hopmap_nodes)]:
                     row = {"topology": partition, "allocation": alloc, "nodes": len(order),
-                           "graph": graph_name, "tasks": tasks, "placement": placement,
+                           "graph": graph_name, "message_bytes": size, "tasks": tasks,
+                           "placement": placement,
                            "hop_bytes": hb, "comm_time_s": t,
                            "crossing_bytes": (crossing_bytes(edges, node_of_task, group_of)
                                               if partition != "torus" else None)}
                     if placement == "hopmap":
                         row["map_seconds"] = round(map_seconds, 2)
                     rows.append(row)
-                print(f"slurm_ranking: {partition} {alloc} {graph_name}: done", file=sys.stderr)
+                print(f"slurm_ranking: {partition} {alloc} {graph_name} {size} B: done",
+                      file=sys.stderr)
     finally:
         subprocess.run(["bash", cluster, "stop", work], env=env)
     with open(args.output, "w") as f:
@@ -265,31 +276,34 @@ def main():
 def report(rows):
     pairs = {}
     for r in rows:
-        pairs.setdefault((r["topology"], r["allocation"], r["graph"]), {})[r["placement"]] = r
-    print(f"{'topology':8} {'allocation':24} {'graph':10} {'tasks':>5} "
+        key = (r["topology"], r["allocation"], r["graph"], r["message_bytes"])
+        pairs.setdefault(key, {})[r["placement"]] = r
+    print(f"{'topology':8} {'allocation':24} {'graph':10} {'bytes':>6} {'tasks':>5} "
           f"{'hop-bytes':>9} {'time':>6} {'crossing':>8}  (hopmap / Slurm 26's ranking)")
-    ratios = {"torus_hb": [], "torus_t": [], "cross": []}
+    torus_hb, torus_t, cross = [], {}, []
     worst_cross = 0.0
-    for (topo, alloc, graph), p in pairs.items():
+    for (topo, alloc, graph, size), p in pairs.items():
         s, h = p["slurm"], p["hopmap"]
         hb = h["hop_bytes"] / s["hop_bytes"] if s["hop_bytes"] else 1.0
         t = h["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0
-        cross = ""
+        shown = ""
         if s["crossing_bytes"] is not None:
             c = h["crossing_bytes"] / s["crossing_bytes"] if s["crossing_bytes"] else (
                 1.0 if h["crossing_bytes"] == 0 else float("inf"))
-            ratios["cross"].append(max(c, 1e-9))
+            cross.append(max(c, 1e-9))
             worst_cross = max(worst_cross, c)
-            cross = f"{c:.3f}"
+            shown = f"{c:.3f}"
         elif alloc.startswith("fragmented"):
-            ratios["torus_hb"].append(hb)
-            ratios["torus_t"].append(t)
-        print(f"{topo:8} {alloc:24} {graph:10} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} {cross:>8}")
+            torus_hb.append(hb)
+            torus_t.setdefault(size, []).append(t)
+        print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} "
+              f"{shown:>8}")
     gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
-    print(f"fragmented tori: hop-bytes {gm(ratios['torus_hb']):.3f}x, time "
-          f"{gm(ratios['torus_t']):.3f}x Slurm's (geometric means; target <= 0.40x)")
-    print(f"trees and blocks: crossing bytes {gm(ratios['cross']):.3f}x Slurm's (geometric "
-          f"mean; target <= 0.85x), worst job {worst_cross:.3f}x (target <= 1.00x)")
+    times = ", ".join(f"{gm(v):.3f}x with {size} B messages" for size, v in sorted(torus_t.items()))
+    print(f"fragmented tori: hop-bytes {gm(torus_hb):.3f}x Slurm's; predicted time {times} "
+          f"(geometric means; targets <= 0.40x)")
+    print(f"trees and blocks: crossing bytes {gm(cross):.3f}x Slurm's (geometric mean; target "
+          f"<= 0.85x), worst job {worst_cross:.3f}x (target <= 1.00x)")
 
 
 if __name__ == "__main__":

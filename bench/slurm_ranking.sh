@@ -12,11 +12,14 @@
 #   full   512 nodes (8x8x8 torus, seed 000's Blue Gene/P partition; 32 leaves and 32
 #          blocks of 16): the whole torus and four fragmented allocations of 3 to 5
 #          pieces, three tree jobs over partial leaf switches, three block jobs over
-#          partial blocks; on each, a 3D halo, a 2D 9-point stencil and an irregular
-#          graph (random geometric), 4 tasks per node
-# Writes {"runs": [{"topology", "allocation", "nodes", "graph", "tasks", "placement",
-# "hop_bytes", "comm_time_s", "crossing_bytes"}]} (placement slurm or hopmap) to FILE
-# and prints the table and the issue's targets.
+#          partial blocks
+# On each job: a 3D halo, a 2D 9-point stencil and an irregular graph (random
+# geometric), 4 tasks per node, each with 1 KiB messages (hopmap gen's default:
+# latency-bound) and with 64 KiB messages (bandwidth-bound).
+# Writes {"runs": [{"topology", "allocation", "nodes", "graph", "message_bytes",
+# "tasks", "placement", "hop_bytes", "comm_time_s", "crossing_bytes"}]} (placement
+# slurm or hopmap; crossing_bytes null on the torus) to FILE and prints the table and
+# the issue's targets. quick takes about 30 s, full about 8 minutes (2 cores).
 #
 # Usage: bash bench/slurm_ranking.sh quick|full -o FILE.json
 # Environment: BUILD (build); KEEP_WORK=DIR keeps the cluster's files and the graphs.
@@ -33,6 +36,7 @@ HOPMAP=$(realpath "$BUILD/client/hopmap")
 PREFIX=$(bash deploy/slurm/build-slurm.sh | tail -1)
 WORK=${KEEP_WORK:-$(mktemp -d)}
 mkdir -p "$WORK"
+chmod 755 "$WORK"  # munged wants its socket's directories searchable by all
 [[ -n ${KEEP_WORK:-} ]] || trap 'rm -rf "$WORK"' EXIT
 python3 bench/slurm_ranking.py "$MODE" --hopmap "$HOPMAP" --slurm-prefix "$PREFIX" \
   --repo "$PWD" --work "$WORK/cluster" -o "$OUT_JSON"

@@ -26,16 +26,11 @@ die() {
   exit 1
 }
 
-shopt -s nullglob
-tarballs=("$VENDOR"/charm-*.tar.gz)
-[[ ${#tarballs[@]} -eq 1 ]] || die "expected one charm-*.tar.gz in $VENDOR, found ${#tarballs[@]}"
-tarball=${tarballs[0]}
-name=$(basename "$tarball")
-[[ -f $VENDOR/SHA256SUMS ]] || die "$VENDOR/SHA256SUMS is missing"
-expected=$(awk -v f="$name" '$2 == f || $2 == "*" f {print $1}' "$VENDOR/SHA256SUMS")
-[[ -n $expected ]] || die "$VENDOR/SHA256SUMS has no line for $name"
-actual=$(sha256sum "$tarball" | cut -d' ' -f1)
-[[ $actual == "$expected" ]] || die "$tarball: SHA-256 $actual, SHA256SUMS says $expected"
+source deploy/vendored_tarball.sh
+vendored_tarball "$VENDOR" 'charm-*.tar.gz'
+tarball=$TARBALL
+name=$TARBALL_NAME
+actual=$TARBALL_SHA256
 
 # The source is unpacked once per tarball and built in place (the build directory
 # links back into its source tree).

@@ -30,17 +30,11 @@ die() {
   exit 1
 }
 
-shopt -s nullglob
-tarballs=("$VENDOR"/slurm-*.tar.bz2)
-[[ ${#tarballs[@]} -eq 1 ]] || die "expected one slurm-*.tar.bz2 in $VENDOR, found ${#tarballs[@]}"
-tarball=${tarballs[0]}
-name=$(basename "$tarball")
-version=${name%.tar.bz2}
-[[ -f $VENDOR/SHA256SUMS ]] || die "$VENDOR/SHA256SUMS is missing"
-expected=$(awk -v f="$name" '$2 == f || $2 == "*" f {print $1}' "$VENDOR/SHA256SUMS")
-[[ -n $expected ]] || die "$VENDOR/SHA256SUMS has no line for $name"
-actual=$(sha256sum "$tarball" | cut -d' ' -f1)
-[[ $actual == "$expected" ]] || die "$tarball: SHA-256 $actual, SHA256SUMS says $expected"
+source deploy/vendored_tarball.sh
+vendored_tarball "$VENDOR" 'slurm-*.tar.bz2'
+tarball=$TARBALL
+version=${TARBALL_NAME%.tar.bz2}
+actual=$TARBALL_SHA256
 
 tree="$CACHE/${actual:0:16}"
 prefix="$tree/$version"
