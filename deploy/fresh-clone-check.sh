@@ -13,6 +13,8 @@
 #   FRESH_CHARM=1   build Charm++ into an empty temporary cache, as a new machine
 #                   would (about 5 minutes more), instead of the machine's cache
 #                   (~/.cache/hopmap/charm)
+#   FRESH_SLURM=1   the same for Slurm 26.05 (about 5 minutes more) instead of
+#                   ~/.cache/hopmap/slurm
 #   KEEP=1          keep the temporary folder (its path is printed)
 #   HOPMAP_ADDRESS  where the quickstart's daemon listens (default 127.0.0.1:50051)
 # Commit first: uncommitted changes are not in the clone (the script says so).
@@ -27,6 +29,7 @@ fi
 top=$(mktemp -d "${TMPDIR:-/tmp}/hopmap-fresh.XXXXXX")
 clone=$top/hopmap
 charm_cache=""
+slurm_cache=""
 daemon_pid=""
 cleanup() {
   if [[ -f $clone/out/hopmapd.pid ]]; then
@@ -34,9 +37,9 @@ cleanup() {
     kill "$daemon_pid" 2>/dev/null || true
   fi
   if [[ ${KEEP:-0} == 1 ]]; then
-    echo "fresh-clone-check: kept $top ${charm_cache}"
+    echo "fresh-clone-check: kept $top ${charm_cache} ${slurm_cache}"
   else
-    rm -rf "$top" ${charm_cache:+"$charm_cache"}
+    rm -rf "$top" ${charm_cache:+"$charm_cache"} ${slurm_cache:+"$slurm_cache"}
   fi
 }
 trap cleanup EXIT
@@ -47,6 +50,10 @@ if [[ ${FRESH_CHARM:-0} == 1 ]]; then
   # Its own temporary folder, not beside the clone.
   charm_cache=$(mktemp -d "${TMPDIR:-/tmp}/hopmap-fresh-charm.XXXXXX")
   export HOPMAP_CHARM_CACHE=$charm_cache
+fi
+if [[ ${FRESH_SLURM:-0} == 1 ]]; then
+  slurm_cache=$(mktemp -d "${TMPDIR:-/tmp}/hopmap-fresh-slurm.XXXXXX")
+  export HOPMAP_SLURM_CACHE=$slurm_cache
 fi
 echo "fresh-clone-check: $commit in $clone (nothing beside it)"
 
@@ -67,8 +74,10 @@ run quickstart bash deploy/quickstart.sh
 run test bash deploy/test.sh
 
 charm_dir=${HOPMAP_CHARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/charm}
+slurm_dir=${HOPMAP_SLURM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/slurm}
 echo "fresh-clone-check: passed at $commit on $(nproc) cores"
 echo "  bash deploy/quickstart.sh  ${seconds[quickstart]} s"
 echo "  bash deploy/test.sh        ${seconds[test]} s"
 echo "  disk: clone with build/ and out/ $(du -sh "$clone" | cut -f1)," \
-  "build/ $(du -sh "$clone/build" | cut -f1), Charm++ cache $(du -sh "$charm_dir" | cut -f1)"
+  "build/ $(du -sh "$clone/build" | cut -f1), Charm++ cache $(du -sh "$charm_dir" | cut -f1)," \
+  "Slurm cache $(du -sh "$slurm_dir" | cut -f1)"
