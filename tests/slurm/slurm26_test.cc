@@ -291,6 +291,29 @@ TEST_F(Slurm26Test, AMappedJobRunsWhereHopmapSaidUnderEachTopology) {
   }
 }
 
+// An interactive allocation (salloc) asks the same way, and hopmap-srun inside it
+// places the ranks: the prolog runs for every job, not only batch jobs.
+TEST_F(Slurm26Test, AnSallocJobIsMappedToo) {
+  WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  const std::string text = Output(
+      absl::StrCat("cd ", *dir_, "/jobs && ", *env_,
+                   "salloc -p torus -w n[2-3,6-7] -N4 -n8 --comment=hopmap:pairs.edgelist "
+                   "bash -c 'echo \"job $SLURM_JOB_ID\"; sed \"s/^/hostfile: /\" ",
+                   *dir_, "/hostfiles/job-$SLURM_JOB_ID.hostfile; HOPMAP_HOSTFILE_DIR=", *dir_,
+                   "/hostfiles " HOPMAP_SOURCE_DIR "/deploy/slurm/hopmap-srun -l ", *dir_,
+                   "/where.sh' 2>/dev/null"));
+  JobOutput job;
+  ParseJobOutput(text, job);
+  ASSERT_EQ(job.hostfile.size(), 8u) << text << PrologLog();
+  const std::map<int, std::string> nodes = Nodes(job);
+  ASSERT_EQ(nodes.size(), 8u) << text;
+  for (int rank = 0; rank < 8; ++rank) {
+    EXPECT_EQ(nodes.at(rank), job.hostfile[rank]) << "rank " << rank;
+  }
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("hopmap-prolog: job ", job.printed_job_id,
+                                                  ": mapped 8 ranks onto n[2-3,6-7]")));
+}
+
 // When Slurm refuses the placement (here: a hostfile that names a node outside the
 // job), the job still runs, in Slurm's layout, and hopmap-srun says why in one line.
 TEST_F(Slurm26Test, ARefusedPlacementRunsInSlurmsLayoutAndSaysWhy) {
