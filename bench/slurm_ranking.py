@@ -9,8 +9,10 @@ nodes, one partition each:
   tree   leaf switches of LEAF nodes, pods of 8 leaves, one top switch
   block  base blocks of BLOCK nodes (block_sizes [BLOCK])
 For each job (a partition, an allocation given to Slurm with -w, a graph) it runs
-`srun -p P -w NODES --ntasks-per-node=1 printenv SLURMD_NODENAME` to read the order
-Slurm 26 ranks the job's nodes in (its torus3d Morton order; block and switch order),
+`srun -p P -w NODES --ntasks-per-node=1 -l` printing SLURM_NODEID and SLURMD_NODENAME
+to read the order Slurm 26 ranks the job's nodes in (its torus3d Morton order; block
+and switch order; KEEP_WORK's P-ALLOCATION.ranks keeps SLURM_PROCID, SLURM_NODEID and
+the host of each rank),
 then asks hopmap, as a user would, with the nodes listed in that order:
   hopmap map --machine slurm-topology:topology.yaml:P --nodes @ORDER --cores C
   hopmap simulate ... --pattern graph --mapping MAP.json
@@ -207,21 +209,27 @@ def main():
                 f.write("\n".join(names) + "\n")
             out = subprocess.run(
                 ["srun", "-p", partition, "-w", wfile, "-N", str(len(names)),
-                 "--ntasks-per-node=1", "-l", "printenv", "SLURMD_NODENAME"],
+                 "--ntasks-per-node=1", "-l", "sh", "-c", 'echo "$SLURM_NODEID $SLURMD_NODENAME"'],
                 env=env, text=True, capture_output=True)
             if out.returncode != 0:
                 sys.exit(f"slurm_ranking: Slurm refused {partition} {alloc}: "
                          f"{[l for l in out.stderr.splitlines() if 'error' in l][:1]}")
-            order = [None] * len(names)
+            # Per rank (SLURM_PROCID, srun -l's label): SLURM_NODEID and the host.
+            order, node_ids = [None] * len(names), [None] * len(names)
             for line in out.stdout.splitlines():
-                m = re.match(r"\s*(\d+): (\S+)", line)
+                m = re.match(r"\s*(\d+): (\d+) (\S+)", line)
                 if m:
-                    order[int(m.group(1))] = m.group(2)
+                    node_ids[int(m.group(1))] = m.group(2)
+                    order[int(m.group(1))] = m.group(3)
             if None in order or sorted(order) != sorted(names):
                 sys.exit(f"slurm_ranking: srun's ranks do not cover {alloc}: {out.stdout[:200]}")
             order_file = os.path.join(work, f"{partition}-{alloc}.order")
             with open(order_file, "w") as f:
                 f.write("\n".join(order) + "\n")
+            with open(os.path.join(work, f"{partition}-{alloc}.ranks"), "w") as f:
+                f.write("# SLURM_PROCID SLURM_NODEID host (one task per node)\n")
+                for rank, (node_id, host) in enumerate(zip(node_ids, order)):
+                    f.write(f"{rank} {node_id} {host}\n")
             tasks = len(order) * cores
             group_size = leaf if partition == "tree" else block
             group_of = {f"n{i + 1}": i // group_size for i in range(nodes)}
