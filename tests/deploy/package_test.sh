@@ -134,6 +134,10 @@ simulated=$("$root/usr/bin/hopmap" simulate --local --machine torus:4x4x4 \
   fail "hopmap simulate --local"
 jq -e '.simulations | length == 2 and .[1].time_s > 0' <<<"$simulated" >/dev/null ||
   fail "hopmap simulate gave no times: $simulated"
+# The files exist before the loop reads them: the background shell opens them later,
+# and sed on a missing file would end the script (set -e).
+: >"$work/d.out"
+: >"$work/d.log"
 "$root/usr/bin/hopmapd" --listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0 --threads 1 \
   --config "$root/etc/hopmap/machines.json" >"$work/d.out" 2>"$work/d.log" &
 daemon_pid=$!
