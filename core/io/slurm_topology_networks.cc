@@ -22,14 +22,17 @@ namespace {
 // Slurm's MAX_BLOCK_LEVELS (src/plugins/topology/block/block_record.h).
 constexpr int kMaxBlockLevels = 16;
 
-// A name for the switch that joins the rest: "top", or "top-2", ... when a node or
-// switch has that name.
-std::string TopName(const SwitchGraphSpec& spec) {
+// Joins `below` (two or more switches) under one more switch, "top", or "top-2", ...
+// when a node or switch has that name, and lists it in the summary.
+void JoinUnderTop(const std::vector<std::string>& below, SwitchGraphSpec& spec,
+                  SlurmTopologySummary& summary) {
   absl::flat_hash_set<std::string> taken(spec.node_names.begin(), spec.node_names.end());
   taken.insert(spec.switch_names.begin(), spec.switch_names.end());
-  std::string name = "top";
-  for (int i = 2; taken.contains(name); ++i) name = absl::StrCat("top-", i);
-  return name;
+  std::string top = "top";
+  for (int i = 2; taken.contains(top); ++i) top = absl::StrCat("top-", i);
+  spec.switch_names.push_back(top);
+  for (const std::string& switch_name : below) spec.links.emplace_back(top, switch_name);
+  summary.parts.push_back({"top", top, absl::StrCat("joins ", absl::StrJoin(below, ", ")), ""});
 }
 
 // The switch graph, its errors as the topology's.
@@ -199,13 +202,7 @@ absl::StatusOr<SlurmTopologyMachine> BuildBlocks(const SlurmTopologyFile& file,
   for (int32_t b = 0; b < static_cast<int32_t>(topo.blocks.size()); ++b) {
     AddOnce(roots, Below(b, static_cast<int>(sizes->size()), topo, aggregates, aggregate_of));
   }
-  if (roots.size() > 1) {
-    const std::string top = TopName(spec);
-    spec.switch_names.push_back(top);
-    for (const std::string& root : roots) spec.links.emplace_back(top, root);
-    built.summary.parts.push_back(
-        {"top", top, absl::StrCat("joins ", absl::StrJoin(roots, ", ")), ""});
-  }
+  if (roots.size() > 1) JoinUnderTop(roots, spec, built.summary);
   std::vector<int32_t> sizes_in_nodes;
   const int32_t base = topo.block_sizes.empty() ? static_cast<int32_t>(topo.blocks[0].nodes.size())
                                                 : topo.block_sizes[0];
@@ -255,15 +252,9 @@ absl::StatusOr<SlurmTopologyMachine> BuildRings(const SlurmTopologyFile& file,
                                    CompressHostlist(ring.nodes)});
   }
   if (topo.rings.size() > 1) {
-    const std::string top = TopName(spec);
-    spec.switch_names.push_back(top);
     std::vector<std::string> gates;
-    for (const SlurmNodeGroup& ring : topo.rings) {
-      gates.push_back(absl::StrCat(ring.name, ":0"));
-      spec.links.emplace_back(top, gates.back());
-    }
-    built.summary.parts.push_back(
-        {"top", top, absl::StrCat("joins ", absl::StrJoin(gates, ", ")), ""});
+    for (const SlurmNodeGroup& ring : topo.rings) gates.push_back(absl::StrCat(ring.name, ":0"));
+    JoinUnderTop(gates, spec, built.summary);
   }
   built.summary.network = absl::StrCat(
       topo.rings.size(), " ring", topo.rings.size() == 1 ? "" : "s", ", a switch per position",

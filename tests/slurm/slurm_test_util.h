@@ -1,11 +1,9 @@
-// What the Slurm tests share: free loopback ports, running shell commands, and
+// What the Slurm tests share: running shell commands, and
 // reading what a batch job printed ("job ID", "hostfile: NODE" lines and srun -l's
 // "RANK: TEXT" lines).
 #ifndef HOPMAP_TESTS_SLURM_SLURM_TEST_UTIL_H_
 #define HOPMAP_TESTS_SLURM_SLURM_TEST_UTIL_H_
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,20 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "tests/scaleout/child_process.h"  // FreePort
 
 namespace hopmap::testing {
-
-inline int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
 
 // The standard output of a shell command.
 inline std::string Output(const std::string& command) {
