@@ -38,6 +38,10 @@ import time
 # weighs as much as its bytes, and a bandwidth-bound halo (a 64^3 subdomain's face in
 # doubles is 32 KiB).
 MESSAGE_BYTES = (1024, 65536)
+# Communication graphs recorded from proxy applications (data/commgraphs/SOURCES.md),
+# by task count.
+RECORDED = {1024: ["cnca_minife_1024", "cnca_minimd_1024", "cnca_npb_cg_C_1024",
+                   "cnca_npb_mg_C_1024"]}
 
 
 def run(cmd, **kw):
@@ -197,6 +201,10 @@ def main():
             for count in (40, 100, 168):
                 jobs.append(("block", f"partial-blocks-{count}n",
                              block_allocation(rng, nodes, count, block)))
+            # 256 nodes x 4 cores: the recorded graphs of 1,024 ranks fill them.
+            jobs.append(("tree", "partial-leaves-256n-4p", pieces_allocation(rng, nodes, 256, 4)))
+            jobs.append(("block", "scattered-blocks-256n",  # 16 whole blocks
+                         block_allocation(rng, nodes, 256, block)))
         else:
             jobs.append(("torus", "whole-4x4x4", list(range(nodes))))
             jobs.append(("torus", "fragmented-24n-3p", pieces_allocation(rng, nodes, 24, 3)))
@@ -237,8 +245,14 @@ def main():
                       for name, kind in [("3d-halo", ["stencil3d-7", "--dims", near_cube(tasks, 3)]),
                                          ("2d-9point", ["stencil2d-9", "--dims", near_cube(tasks, 2)]),
                                          ("irregular", ["random-geometric", "--tasks", str(tasks)])]]
+            # Graphs recorded from real applications (data/commgraphs: their own
+            # message sizes) on the jobs whose slots they fill exactly.
+            graphs += [(name, None, "recorded") for name in RECORDED.get(tasks, [])]
             for graph_name, gen, size in graphs:
-                graph = os.path.join(work, f"{graph_name}-{tasks}-{size}.edgelist")
+                if gen is None:
+                    graph = os.path.join(args.repo, "data/commgraphs", graph_name + ".edgelist")
+                else:
+                    graph = os.path.join(work, f"{graph_name}-{tasks}-{size}.edgelist")
                 if not os.path.exists(graph):
                     run([args.hopmap, "gen"] + gen + ["--bytes", str(size), "-o", graph])
                 machine = f"slurm-topology:{topo}:{partition}"
@@ -307,7 +321,9 @@ def report(rows):
         print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} "
               f"{shown:>8}")
     gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
-    times = ", ".join(f"{gm(v):.3f}x with {size} B messages" for size, v in sorted(torus_t.items()))
+    times = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded" else
+                                                      " graphs")
+                      for size, v in sorted(torus_t.items(), key=lambda kv: str(kv[0])))
     print(f"fragmented tori: hop-bytes {gm(torus_hb):.3f}x Slurm's; predicted time {times} "
           f"(geometric means; targets <= 0.40x)")
     print(f"trees and blocks: crossing bytes {gm(cross):.3f}x Slurm's (geometric mean; target "

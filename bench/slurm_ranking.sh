@@ -11,15 +11,18 @@
 #          fragmented torus allocation, one tree and one block job
 #   full   512 nodes (8x8x8 torus, seed 000's Blue Gene/P partition; 32 leaves and 32
 #          blocks of 16): the whole torus and four fragmented allocations of 3 to 5
-#          pieces, three tree jobs over partial leaf switches, three block jobs over
-#          partial blocks
+#          pieces, four tree jobs over partial leaf switches, three block jobs over
+#          partial blocks and one over 16 scattered whole blocks
 # On each job: a 3D halo, a 2D 9-point stencil and an irregular graph (random
 # geometric), 4 tasks per node, each with 1 KiB messages (hopmap gen's default:
-# latency-bound) and with 64 KiB messages (bandwidth-bound).
+# latency-bound) and with 64 KiB messages (bandwidth-bound). The jobs of 1,024 slots
+# (fragmented-256n-4p, partial-leaves-256n-4p, scattered-blocks-256n) also get four
+# graphs recorded from real applications (data/commgraphs: MiniFE, MiniMD, NPB CG and
+# MG at 1,024 ranks, their own message sizes; message_bytes "recorded").
 # Writes {"runs": [{"topology", "allocation", "nodes", "graph", "message_bytes",
 # "tasks", "placement", "hop_bytes", "comm_time_s", "crossing_bytes"}]} (placement
 # slurm or hopmap; crossing_bytes null on the torus) to FILE and prints the table and
-# the issue's targets. quick takes about 30 s, full about 8 minutes (2 cores).
+# the issue's targets. quick takes about 30 s, full about 11 minutes (2 cores).
 #
 # Usage: bash bench/slurm_ranking.sh quick|full -o FILE.json
 # Environment: BUILD (build); KEEP_WORK=DIR keeps the cluster's files and the graphs.
