@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -17,6 +18,8 @@
 #include "sim/installed_files.h"
 #include "sim/model_codec.h"
 #include "sim/subprocess.h"
+#include "tbb/parallel_for.h"
+#include "tbb/task_arena.h"
 
 namespace hopmap::sim {
 namespace {
@@ -63,6 +66,23 @@ std::optional<double> SimulatedTime(absl::string_view output) {
   return std::nullopt;
 }
 
+// The line rank 0 of a program linked with hopmap's compute profile prints at
+// MPI_Finalize (sim/smpi_compute/hopmap_smpi_compute.c):
+//   hopmap-smpi-compute: ranks=N mpi_time_s=S mpi_time_max_s=S compute_s=S calls=N unmatched=N
+void ReadComputeProfileLine(absl::string_view output, SimulationResult& result) {
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (!absl::ConsumePrefix(&line, "hopmap-smpi-compute: ")) continue;
+    for (absl::string_view field : absl::StrSplit(line, ' ', absl::SkipEmpty())) {
+      const std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(field, '=');
+      double value = 0;
+      if (!absl::SimpleAtod(kv.second, &value)) continue;
+      if (kv.first == "mpi_time_s") result.mpi_time_s = value;
+      if (kv.first == "compute_s") result.compute_s = value;
+      if (kv.first == "unmatched") result.unmatched_calls = static_cast<int64_t>(value);
+    }
+  }
+}
+
 // What went wrong in a run that smpirun may still end with exit code 0: SMPI
 // reports an MPI_Abort, a deadlock, or ranks that never reached MPI_Finalize, and
 // carries on.
@@ -104,6 +124,65 @@ absl::StatusOr<std::string> FindSmpirun() {
       "smpirun is not installed (Debian: apt-get install simgrid; bash deploy/install-deps.sh)");
 }
 
+// One placement's smpirun, with its files in a folder of its own under `folder`.
+absl::StatusOr<SimulationResult> RunPlacement(const SimulateRequest& request,
+                                              const MpiProgram& program, const std::string& smpirun,
+                                              const std::string& platform,
+                                              const std::string& folder, int i,
+                                              const SimulationCase& c) {
+  const Allocation& allocation = *request.allocation;
+  const std::string own_folder = absl::StrCat(folder, "/run-", i);
+  std::error_code made;
+  if (!std::filesystem::create_directory(own_folder, made)) {
+    return absl::InternalError(absl::StrCat(own_folder, ": cannot make: ", made.message()));
+  }
+  const std::string model_path = absl::StrCat(own_folder, "/model.pb");
+  const std::string hostfile = absl::StrCat(own_folder, "/hosts");
+  if (absl::Status s = WriteFile(model_path, EncodeNetworkModel(c.model)); !s.ok()) return s;
+  std::string hosts;
+  for (SlotId slot : c.slot_of_task) {
+    absl::StrAppend(&hosts, c.model.hosts[allocation.PositionOfSlot(slot)], "\n");
+  }
+  if (absl::Status s = WriteFile(hostfile, hosts); !s.ok()) return s;
+  std::vector<std::string> argv = {smpirun, "-platform", platform, "-hostfile", hostfile, "-np",
+                                   absl::StrCat(c.slot_of_task.size()),
+                                   // Compute blocks are not timed: the run's time is
+                                   // its communication (and the computation a compute
+                                   // profile replays), the same on every run.
+                                   "--cfg=smpi/simulate-computation:no",
+                                   "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/display-timing:yes",
+                                   "--log=root.thres:warning", "--log=smpi.thres:info",
+                                   "--log=no_loc", program.path};
+  argv.insert(argv.end(), program.args.begin(), program.args.end());
+  // smpirun copies the program there once per rank (SMPI's privatization of
+  // globals). Its own -tmpdir option loses its argument (SimGrid 3.32's script
+  // shifts one word), so the folder goes in through TMPDIR, which it honours.
+  absl::StatusOr<ProcessResult> run = RunProcess(
+      argv, "",
+      {absl::StrCat("HOPMAP_SIMGRID_MODEL=", model_path), absl::StrCat("TMPDIR=", own_folder)});
+  if (!run.ok()) return run.status();
+  const std::string log = run->out + "\n" + run->err;
+  const std::optional<double> seconds = SimulatedTime(log);
+  std::optional<std::string> failure = SmpiFailure(log);
+  if (!failure.has_value() && run->exit_code != 0) {
+    failure = run->signal != 0 ? absl::StrCat("ended by signal ", run->signal)
+                               : absl::StrCat("exit code ", run->exit_code);
+  }
+  if (!failure.has_value() && !seconds.has_value()) failure = "SMPI reported no simulated time";
+  if (failure.has_value()) {
+    const std::string own = ProgramLines(run->err + "\n" + run->out, 2);
+    return absl::FailedPreconditionError(absl::StrCat("smpirun ", program.path, " (", c.mapping,
+                                                      ") failed: ", *failure,
+                                                      own.empty() ? "" : ": ", own));
+  }
+  SimulationResult r;
+  r.mapping = c.mapping;
+  r.time_s = r.total_time_s = *seconds;
+  r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
+  ReadComputeProfileLine(run->out, r);
+  return r;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> FindSmpiPlatform() {
@@ -126,60 +205,37 @@ absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& reque
   absl::StatusOr<std::vector<SimulationCase>> cases =
       BuildSimulationCases(request, /*all_pairs=*/true);
   if (!cases.ok()) return cases.status();
+  // Every run of a measuring program writes the same profile.
+  const char* profile = std::getenv("HOPMAP_SMPI_COMPUTE");
+  if (profile != nullptr && absl::StartsWith(profile, "measure:") && cases->size() > 1) {
+    return absl::InvalidArgumentError(
+        "HOPMAP_SMPI_COMPUTE=measure: measures in one run: give no --mapping (every "
+        "placement's run would write the same profile), then replay it");
+  }
   TempFolder folder;
   if (folder.path().empty()) return absl::InternalError("cannot make a temporary folder");
 
-  const Allocation& allocation = *request.allocation;
   SimulationReport report = NewSimulationReport(request);
   // The program and its arguments stand where the traffic patterns would.
   report.patterns = {std::filesystem::path(program.path).filename().string()};
   for (const std::string& arg : program.args) report.patterns.push_back(arg);
   report.iterations = 1;
-  for (size_t i = 0; i < cases->size(); ++i) {
-    const SimulationCase& c = (*cases)[i];
-    const std::string model_path = absl::StrCat(folder.path(), "/model-", i, ".pb");
-    const std::string hostfile = absl::StrCat(folder.path(), "/hosts-", i);
-    if (absl::Status s = WriteFile(model_path, EncodeNetworkModel(c.model)); !s.ok()) return s;
-    std::string hosts;
-    for (SlotId slot : c.slot_of_task) {
-      absl::StrAppend(&hosts, c.model.hosts[allocation.PositionOfSlot(slot)], "\n");
-    }
-    if (absl::Status s = WriteFile(hostfile, hosts); !s.ok()) return s;
-    std::vector<std::string> argv = {*smpirun, "-platform", *platform, "-hostfile", hostfile, "-np",
-                                     absl::StrCat(c.slot_of_task.size()),
-                                     // Compute blocks are not timed: the run's time is
-                                     // its communication, the same on every run.
-                                     "--cfg=smpi/simulate-computation:no",
-                                     "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/display-timing:yes",
-                                     "--log=root.thres:warning", "--log=smpi.thres:info",
-                                     "--log=no_loc", program.path};
-    argv.insert(argv.end(), program.args.begin(), program.args.end());
-    // smpirun copies the program there once per rank (SMPI's privatization of
-    // globals). Its own -tmpdir option loses its argument (SimGrid 3.32's script
-    // shifts one word), so the folder goes in through TMPDIR, which it honours.
-    absl::StatusOr<ProcessResult> run =
-        RunProcess(argv, "",
-                   {absl::StrCat("HOPMAP_SIMGRID_MODEL=", model_path),
-                    absl::StrCat("TMPDIR=", folder.path())});
-    if (!run.ok()) return run.status();
-    const std::string log = run->out + "\n" + run->err;
-    const std::optional<double> seconds = SimulatedTime(log);
-    std::optional<std::string> failure = SmpiFailure(log);
-    if (!failure.has_value() && run->exit_code != 0) {
-      failure = run->signal != 0 ? absl::StrCat("ended by signal ", run->signal)
-                                 : absl::StrCat("exit code ", run->exit_code);
-    }
-    if (!failure.has_value() && !seconds.has_value()) failure = "SMPI reported no simulated time";
-    if (failure.has_value()) {
-      const std::string own = ProgramLines(run->err + "\n" + run->out, 2);
-      return absl::FailedPreconditionError(absl::StrCat("smpirun ", program.path, " (", c.mapping,
-                                                        ") failed: ", *failure,
-                                                        own.empty() ? "" : ": ", own));
-    }
-    SimulationResult& r = report.simulations.emplace_back();
-    r.mapping = c.mapping;
-    r.time_s = r.total_time_s = *seconds;
-    r.hop_bytes = ComputeHopBytes(*request.graph, allocation, c.slot_of_task);
+  // Each placement is its own smpirun (one core each), up to request.threads at
+  // once; each result goes to its own place, so the report's order is the cases'.
+  const int n = static_cast<int>(cases->size());
+  std::vector<absl::StatusOr<SimulationResult>> results(n, absl::UnknownError("not run"));
+  const int threads =
+      request.threads > 0 ? request.threads : static_cast<int>(std::thread::hardware_concurrency());
+  tbb::task_arena arena(std::max(1, std::min(threads, n)));
+  arena.execute([&] {
+    tbb::parallel_for(0, n, [&](int i) {
+      results[i] =
+          RunPlacement(request, program, *smpirun, *platform, folder.path(), i, (*cases)[i]);
+    });
+  });
+  for (absl::StatusOr<SimulationResult>& result : results) {
+    if (!result.ok()) return result.status();  // the first failing placement, in order
+    report.simulations.push_back(*std::move(result));
   }
   SetRatiosToInOrder(report);
   return report;

@@ -56,6 +56,13 @@ struct SimulationResult {
   // Bytes per iteration on each link class ("nvlink", "rail", "spine" on a GPU
   // cluster), BytesByLinkClass's; empty when the machine's links are all alike.
   std::vector<std::pair<std::string, double>> link_class_bytes;
+  // simulate --mpi of a program linked with hopmap's compute profile
+  // (sim/smpi_compute, docs/apps.md): per rank, on average, the simulated seconds
+  // spent inside MPI calls and charged as computation, and the calls past the
+  // profile's end (0 when every rank made the calls the profile has). Unset otherwise.
+  std::optional<double> mpi_time_s;
+  std::optional<double> compute_s;
+  std::optional<int64_t> unmatched_calls;
 };
 
 struct SimulationReport {

@@ -34,6 +34,9 @@ nlohmann::ordered_json SimulationReportToJson(const SimulationReport& report) {
       for (const auto& [link_class, bytes] : r.link_class_bytes) by_class[link_class] = bytes;
       s["link_class_bytes"] = std::move(by_class);
     }
+    if (r.mpi_time_s.has_value()) s["mpi_time_s"] = *r.mpi_time_s;
+    if (r.compute_s.has_value()) s["compute_s"] = *r.compute_s;
+    if (r.unmatched_calls.has_value()) s["unmatched_calls"] = *r.unmatched_calls;
     simulations.push_back(std::move(s));
   }
   j["simulations"] = std::move(simulations);

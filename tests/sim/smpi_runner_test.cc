@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <memory>
 #include <numeric>
+#include <string>
 
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
@@ -124,6 +126,88 @@ TEST_F(SmpiRunnerTest, AFailingProgramGivesItsOwnError) {
   report = SimulateMpiProgram(Request(), missing);
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(report.status().message(), HasSubstr("no-such-program: not an executable program"));
+}
+
+// The compute profile (sim/smpi_compute): a run that measures the ranks' compute
+// bursts writes one profile per rank; runs that replay it charge exactly those
+// bursts, so they give the same time every run, the measuring run's time in order,
+// and more than the program's communication alone.
+class ComputeProfileTest : public SmpiRunnerTest {
+ protected:
+  void TearDown() override {
+    unsetenv("HOPMAP_SMPI_COMPUTE");
+    if (!profile_.empty()) std::filesystem::remove_all(profile_);
+    SmpiRunnerTest::TearDown();
+  }
+  absl::StatusOr<SimulationReport> Run(const std::string& mode) {
+    SimulateRequest request = Request();
+    if (mode == "measure") request.mappings.clear();  // in-order only
+    if (mode.empty()) {
+      unsetenv("HOPMAP_SMPI_COMPUTE");
+    } else {
+      setenv("HOPMAP_SMPI_COMPUTE", (mode + ":" + profile_).c_str(), 1);
+    }
+    return SimulateMpiProgram(request,
+                              {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "4", "200000"}});
+  }
+  std::string profile_ = ::testing::TempDir() + "/compute_profile";
+};
+
+TEST_F(ComputeProfileTest, ReplayedComputationIsTheMeasuredOneEveryRun) {
+  std::filesystem::remove_all(profile_);
+  std::filesystem::create_directories(profile_);
+  absl::StatusOr<SimulationReport> measured = Run("measure");
+  ASSERT_TRUE(measured.ok()) << measured.status();
+  for (int rank = 0; rank < 64; ++rank) {
+    EXPECT_TRUE(std::filesystem::exists(profile_ + "/rank-" + std::to_string(rank) + ".bursts"))
+        << rank;
+  }
+  const SimulationResult& in_order = measured->simulations[0];
+  ASSERT_TRUE(in_order.mpi_time_s.has_value());
+  ASSERT_TRUE(in_order.compute_s.has_value());
+  EXPECT_GT(*in_order.compute_s, 0);
+  EXPECT_GT(*in_order.mpi_time_s, 0);
+  // A rank's computing and waiting inside MPI fill its run.
+  EXPECT_LE(*in_order.compute_s + *in_order.mpi_time_s, in_order.time_s * (1 + 1e-9));
+
+  absl::StatusOr<SimulationReport> replayed = Run("replay");
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  absl::StatusOr<SimulationReport> again = Run("replay");
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(replayed->simulations.size(), 2u);
+  EXPECT_EQ(replayed->simulations[0].time_s, in_order.time_s);
+  EXPECT_EQ(replayed->simulations[0].compute_s, in_order.compute_s);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(again->simulations[i].time_s, replayed->simulations[i].time_s) << i;
+    EXPECT_EQ(again->simulations[i].mpi_time_s, replayed->simulations[i].mpi_time_s) << i;
+    EXPECT_EQ(replayed->simulations[i].unmatched_calls, 0) << i;
+  }
+  // Both placements compute the same; the folded one waits less in MPI.
+  EXPECT_EQ(replayed->simulations[1].compute_s, replayed->simulations[0].compute_s);
+  EXPECT_LT(*replayed->simulations[1].mpi_time_s, *replayed->simulations[0].mpi_time_s);
+
+  absl::StatusOr<SimulationReport> communication_only = Run("");
+  ASSERT_TRUE(communication_only.ok()) << communication_only.status();
+  EXPECT_FALSE(communication_only->simulations[0].mpi_time_s.has_value());
+  EXPECT_GT(in_order.time_s, communication_only->simulations[0].time_s + *in_order.compute_s / 2);
+}
+
+TEST_F(ComputeProfileTest, AMissingProfileNamesTheFile) {
+  std::filesystem::remove_all(profile_);
+  absl::StatusOr<SimulationReport> report = Run("replay");
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("(in-order) failed"));
+  EXPECT_THAT(report.status().message(), HasSubstr("rank-"));
+  EXPECT_THAT(report.status().message(), HasSubstr("make the profile with measure:DIR first"));
+  setenv("HOPMAP_SMPI_COMPUTE", "sideways:/tmp", 1);
+  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}});
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("expected measure:DIR or replay:DIR"));
+  // Measuring two placements at once would write one profile twice.
+  setenv("HOPMAP_SMPI_COMPUTE", ("measure:" + profile_).c_str(), 1);
+  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}});
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(report.status().message(), HasSubstr("give no --mapping"));
 }
 
 }  // namespace

@@ -244,6 +244,11 @@ TEST_F(Slurm26Test, Slurm26RanksATorusJobsNodesByTheirMortonCode) {
   // (_min_wrap_span's shortcut), so x counts from 0: codes n5 2, n3 4, n4 5, n7 6.
   const JobOutput fragment = RunJob("torus-fragment", "-p torus -w n[3-5,7] -N4 -n8");
   EXPECT_EQ(Nodes(fragment), TwoPerNode({"n5", "n3", "n4", "n7"})) << fragment.text;
+  // The model of this ranking bench/apps.sh uses (deploy/apps/slurm_order.py) gives
+  // the real Slurm's orders (node ids: n1 is 0).
+  const std::string model = "python3 " HOPMAP_SOURCE_DIR "/deploy/apps/slurm_order.py torus 4x2x1 ";
+  EXPECT_EQ(Output(model + "0-7"), "0\n1\n4\n5\n2\n3\n6\n7\n");
+  EXPECT_EQ(Output(model + "2-4,6"), "4\n2\n3\n6\n");
   // The tree ranks by name within the job.
   const JobOutput tree = RunJob("tree-fragment", "-p tree -w n[3-5,7] -N4 -n8");
   EXPECT_EQ(Nodes(tree), TwoPerNode({"n3", "n4", "n5", "n7"})) << tree.text;
