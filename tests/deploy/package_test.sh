@@ -46,6 +46,7 @@ has() { grep -qx -- "$2" "$1" || grep -qx -- "$2 -> .*" "$1"; }
 for path in /usr/bin/hopmap /usr/bin/hopmapd /usr/bin/hopmap-srun /usr/bin/hopmap-bind \
   /usr/libexec/hopmap/hopmap-prolog /usr/libexec/hopmap/hopmap-epilog \
   /usr/libexec/hopmap/hopmap-simgrid /usr/lib/hopmap/libhopmap_smpi_platform.so \
+  /usr/lib/hopmap/hopmap_smpi_compute.o \
   /usr/lib/libhopmap.so.0 /usr/lib/libhopmap_mpi.so.0 /usr/lib/libhopmap_mpi_mpich.so.0 \
   /usr/lib/systemd/system/hopmapd.service /etc/hopmap/machines.json \
   /usr/share/doc/hopmap/copyright /usr/share/doc/hopmap/changelog.gz \

@@ -1,0 +1,137 @@
+// The vendored applications end to end at 8 ranks: recorded with Open MPI through
+// libhopmap_mpi, their compute measured once under SMPI, mapped four ways, and run
+// under `hopmap simulate --mpi` per placement; a second run gives the same times.
+#include <stdlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // standard output and error
+};
+
+Result RunCommand(const std::string& command) {
+  Result result;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class AppsTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "/apps_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    work_ = pattern;
+  }
+  void TearDown() override { std::filesystem::remove_all(work_); }
+
+  // run_app.py on a 4x4x4 torus, the 8 ranks on nodes in three pieces.
+  Result RunApp(const std::string& app, const std::string& output) const {
+    return RunCommand(absl::StrCat("python3 " HOPMAP_SOURCE_DIR "/deploy/apps/run_app.py ", app,
+                                   " 8 --size small --machine torus:4x4x4 --nodes 0-2,17-19,42-43",
+                                   " --work ", work_, " --hopmap " HOPMAP_CLI,
+                                   " --mpi-lib " HOPMAP_MPI_LIB " -o ", output));
+  }
+
+  std::string work_;
+};
+
+TEST(AppsBuildTest, EveryApplicationIsBuiltWithBothToolchains) {
+  const Result found = RunCommand("bash " HOPMAP_SOURCE_DIR "/deploy/apps/build-apps.sh --find");
+  ASSERT_EQ(found.exit_code, 0) << "the applications are not built (deploy/test.sh builds "
+                                   "them: bash deploy/apps/build-apps.sh): "
+                                << found.output;
+  std::string prefix = found.output;
+  while (!prefix.empty() && prefix.back() == '\n') prefix.pop_back();
+  prefix = prefix.substr(prefix.rfind('\n') + 1);
+  for (const char* app : {"lulesh", "hpcg", "minighost"}) {
+    for (const char* toolchain : {"mpi", "smpi"}) {
+      const std::string dir = absl::StrCat(prefix, "/", app, "/", toolchain);
+      ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
+      int programs = 0;
+      for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        programs += entry.is_regular_file() &&
+                    (entry.status().permissions() & std::filesystem::perms::owner_exec) !=
+                        std::filesystem::perms::none;
+      }
+      EXPECT_EQ(programs, 1) << dir;
+    }
+  }
+}
+
+TEST_P(AppsTest, RecordMapAndRunGiveTheSameTimesTwice) {
+  const std::string app = GetParam();
+  const Result first = RunApp(app, work_ + "/first.json");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  // The recorded graph has the job's 8 ranks.
+  const std::string graph = ReadFile(work_ + "/" + app + "-8-small/graph.edgelist");
+  EXPECT_THAT(graph, HasSubstr("# tasks: 8\n"));
+  const nlohmann::json rows = nlohmann::json::parse(ReadFile(work_ + "/first.json"))["runs"];
+  ASSERT_EQ(rows.size(), 4u) << rows.dump();
+  const char* placements[] = {"in-order", "slurm", "scotch", "hopmap"};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(rows[i]["placement"], placements[i]);
+    EXPECT_EQ(rows[i]["ranks"], 8);
+    EXPECT_GT(rows[i]["run_time_s"].get<double>(), 0);
+    EXPECT_GT(rows[i]["mpi_time_s"].get<double>(), 0);
+    EXPECT_GT(rows[i]["compute_s"].get<double>(), 0);
+    EXPECT_LT(rows[i]["mpi_time_s"].get<double>(), rows[i]["run_time_s"].get<double>());
+  }
+  // hopmap's placement is never worse than in-order's in hop-bytes.
+  EXPECT_LE(rows[3]["hop_bytes"].get<int64_t>(), rows[0]["hop_bytes"].get<int64_t>());
+
+  // The second run reuses the recording and the profile: the same doubles.
+  const Result second = RunApp(app, work_ + "/second.json");
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  const nlohmann::json again = nlohmann::json::parse(ReadFile(work_ + "/second.json"))["runs"];
+  ASSERT_EQ(again.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(again[i]["run_time_s"], rows[i]["run_time_s"]) << placements[i];
+    EXPECT_EQ(again[i]["mpi_time_s"], rows[i]["mpi_time_s"]) << placements[i];
+    EXPECT_EQ(again[i]["hop_bytes"], rows[i]["hop_bytes"]) << placements[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Vendored, AppsTest, ::testing::Values("lulesh", "hpcg", "minighost"));
+
+TEST(AppsErrorsTest, AWrongRankCountNamesTheApplicationAndTheStep) {
+  const Result lulesh = RunCommand("python3 " HOPMAP_SOURCE_DIR
+                                   "/deploy/apps/run_app.py lulesh 10 --size small --machine "
+                                   "torus:4x4x4 --hopmap " HOPMAP_CLI " --mpi-lib " HOPMAP_MPI_LIB);
+  EXPECT_NE(lulesh.exit_code, 0);
+  EXPECT_THAT(lulesh.output, HasSubstr("run_app: lulesh (arguments)"));
+  const Result nodes =
+      RunCommand("python3 " HOPMAP_SOURCE_DIR
+                 "/deploy/apps/run_app.py hpcg 8 --size small --machine torus:4x4x4 "
+                 "--nodes 0-3 --hopmap " HOPMAP_CLI " --mpi-lib " HOPMAP_MPI_LIB);
+  EXPECT_NE(nodes.exit_code, 0);
+  EXPECT_THAT(nodes.output, HasSubstr("run_app: hpcg (setup): --nodes must list 8 distinct nodes"));
+}
+
+}  // namespace
