@@ -7,7 +7,7 @@
 // part of the model and the same on every run (docs/apps.md):
 //
 //   HOPMAP_SMPI_COMPUTE=measure:DIR  times every burst between two MPI calls of a
-//       rank on the host's clock, charges it as simulated computation, and writes
+//       rank on the host's CPU clock, charges it as simulated computation, and writes
 //       the bursts of rank R to DIR/rank-R.bursts at MPI_Finalize (a profile);
 //   HOPMAP_SMPI_COMPUTE=replay:DIR   charges, before the k-th MPI call of rank R,
 //       the k-th burst of DIR/rank-R.bursts instead of the time the code took;
@@ -61,9 +61,13 @@ static double mpi_time = 0;        // simulated seconds inside MPI calls
 static double compute_time = 0;    // simulated seconds charged as computation
 static int depth = 0;              // nested wrapped calls (a wrapper calling another)
 
+// The CPU time of the thread SMPI runs every rank in: it advances only while a rank
+// computes (ranks take turns, and between two of a rank's MPI calls no other runs),
+// and not while the host runs other processes, which a wall clock would count as
+// this rank's computation on a shared machine.
 static double HostSeconds(void) {
   struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
