@@ -45,6 +45,8 @@ packages=(
   # in libsimgrid-dev too ("simgrid" is only a name it provides: dpkg never reports
   # it installed, so listing it would run apt-get on every call).
   libsimgrid-dev
+  # The vendored MPI applications (deploy/apps/build-apps.sh): their patches.
+  patch
   # Scale-out (docs/operations.md): etcd holds the replicas' shared catalog, nginx is
   # the documented gRPC reverse proxy; the tests run both on loopback. Their services
   # are not started here.
