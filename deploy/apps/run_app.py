@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--placements", default=",".join(PLACEMENTS),
                     help="which placements besides in-order (comma-separated)")
     ap.add_argument("-o", "--output", help="also write the rows as JSON here")
+    ap.add_argument("--draw", help="also draw the run times as bars (.svg, .png or .pdf; "
+                    "hopmap simulate --draw)")
     args = ap.parse_args()
     try:
         rows = run_app(args)
@@ -162,7 +164,7 @@ def run_app(args):
                         f"{machine_nodes} of {args.machine}")
     node_spec = args.nodes or f"0-{ranks - 1}"
 
-    base = os.path.join(args.work, f"{app}-{ranks}-{args.size}")
+    base = os.path.join(os.path.abspath(args.work), f"{app}-{ranks}-{args.size}")
     os.makedirs(base, exist_ok=True)
     graph = os.path.join(base, "graph.edgelist")
     if not os.path.exists(graph):
@@ -229,15 +231,19 @@ def run_app(args):
     print(f"run_app: {app} {ranks} on {args.machine}: running {1 + len(mappings)} placements "
           "under SMPI", file=sys.stderr)
     started = time.monotonic()
-    flags = [x for name, path, same in mappings if not same for x in ("--mapping", path)]
-    sim = json.loads(run([args.hopmap, "simulate"] + common + flags + mpi_flags +
-                         ["--format", "json"], "run", app,
+    # From the placements' folder, so the report (and the bars) name them "slurm.perm",
+    # "scotch.perm", "hopmap.json".
+    flags = [x for name, path, same in mappings if not same
+             for x in ("--mapping", os.path.basename(path))]
+    draw = ["--draw", os.path.abspath(args.draw)] if args.draw else []
+    sim = json.loads(run([os.path.abspath(args.hopmap), "simulate"] + common + flags + mpi_flags +
+                         ["--format", "json"] + draw, "run", app, cwd=pdir,
                          env=dict(os.environ, HOPMAP_SMPI_COMPUTE="replay:" + profile)).stdout)
     by_path = {s["mapping"]: s for s in sim["simulations"]}
     rows = []
     for name, path in [("in-order", "in-order")] + [(n, p) for n, p, _ in mappings]:
         same = any(n == name and s for n, _, s in mappings)
-        s = by_path["in-order" if same else path]
+        s = by_path["in-order" if same else os.path.basename(path)]
         if s.get("unmatched_calls", 0):
             print(f"run_app: warning: {app} {name}: {s['unmatched_calls']} MPI calls past the "
                   "profile's end were charged no computation", file=sys.stderr)
