@@ -17,7 +17,8 @@
 // A rank whose calls outnumber its profile's (a wait that completes in another
 // order can change how often a program polls) is charged nothing past the end;
 // rank 0 reports the count. In both modes rank 0 prints, at MPI_Finalize, one line
-//   hopmap-smpi-compute: ranks=N mpi_time_s=MEAN mpi_time_max_s=MAX compute_s=MEAN calls=N unmatched=N
+//   hopmap-smpi-compute: ranks=N mpi_time_s=MEAN mpi_time_max_s=MAX compute_s=MEAN
+//                        calls=N unmatched=N   (one line)
 // with the simulated time the ranks spent inside MPI calls (hopmap simulate --mpi
 // reads it). The wrapper keeps its state in globals, which SMPI privatizes per rank
 // (smpi/privatization, on by default and needed by most programs anyway).
@@ -53,13 +54,13 @@ static char profile_dir[4096];
 static double* bursts = NULL;  // seconds, one per MPI call
 static int64_t burst_count = 0;
 static int64_t burst_capacity = 0;
-static int64_t call_index = 0;     // MPI calls made so far
-static int64_t unmatched = 0;      // replayed calls past the profile's end
-static double burst_start = -1;    // host clock at the end of the last call (measure)
-static double mpi_enter = 0;       // simulated clock at the current call's entry
-static double mpi_time = 0;        // simulated seconds inside MPI calls
-static double compute_time = 0;    // simulated seconds charged as computation
-static int depth = 0;              // nested wrapped calls (a wrapper calling another)
+static int64_t call_index = 0;   // MPI calls made so far
+static int64_t unmatched = 0;    // replayed calls past the profile's end
+static double burst_start = -1;  // host clock at the end of the last call (measure)
+static double mpi_enter = 0;     // simulated clock at the current call's entry
+static double mpi_time = 0;      // simulated seconds inside MPI calls
+static double compute_time = 0;  // simulated seconds charged as computation
+static int depth = 0;            // nested wrapped calls (a wrapper calling another)
 
 // The CPU time of the thread SMPI runs every rank in: it advances only while a rank
 // computes (ranks take turns, and between two of a rank's MPI calls no other runs),
@@ -190,9 +191,10 @@ static void Report(void) {
   PMPI_Reduce(mine, sums, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(&mpi_time, &max_mpi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (world_rank == 0) {
-    printf("hopmap-smpi-compute: ranks=%d mpi_time_s=%.9g mpi_time_max_s=%.9g compute_s=%.9g "
-           "calls=%.0f unmatched=%.0f\n",
-           ranks, sums[0] / ranks, max_mpi, sums[1] / ranks, sums[2], sums[3]);
+    printf(
+        "hopmap-smpi-compute: ranks=%d mpi_time_s=%.9g mpi_time_max_s=%.9g compute_s=%.9g "
+        "calls=%.0f unmatched=%.0f\n",
+        ranks, sums[0] / ranks, max_mpi, sums[1] / ranks, sums[2], sums[3]);
     fflush(stdout);
   }
 }
@@ -220,7 +222,7 @@ int MPI_Finalize(void) {
 }
 
 // Every wrapped call: the burst before it, then the call, timed on the simulated clock.
-#define HOPMAP_WRAP(name, params, args) \
+#define HOPMAP_WRAP(name, params, args)  \
   int MPI_##name params {                \
     Enter();                             \
     const int result = PMPI_##name args; \
@@ -294,14 +296,14 @@ static void* SmpiSymbol(const char* name) {
   return symbol;
 }
 
-#define HOPMAP_WRAP_FORTRAN(name)                                                             \
-  void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, void* i,  \
-            void* j, void* k, void* l, void* m) {                                             \
-    static FortranCall smpi = NULL;                                                           \
-    if (smpi == NULL) smpi = (FortranCall)SmpiSymbol(#name);                                              \
-    Enter();                                                                                  \
-    smpi(a, b, c, d, e, f, g, h, i, j, k, l, m);                                              \
-    Leave();                                                                                  \
+#define HOPMAP_WRAP_FORTRAN(name)                                                            \
+  void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, void* i, \
+            void* j, void* k, void* l, void* m) {                                            \
+    static FortranCall smpi = NULL;                                                          \
+    if (smpi == NULL) smpi = (FortranCall)SmpiSymbol(#name);                                 \
+    Enter();                                                                                 \
+    smpi(a, b, c, d, e, f, g, h, i, j, k, l, m);                                             \
+    Leave();                                                                                 \
   }
 
 HOPMAP_WRAP_FORTRAN(mpi_send_)
