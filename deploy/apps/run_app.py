@@ -187,7 +187,11 @@ def run_app(args):
         shutil.rmtree(profile, ignore_errors=True)
         os.makedirs(profile)
         print(f"run_app: {app} {ranks}: measuring the compute bursts under SMPI", file=sys.stderr)
-        run([args.hopmap, "simulate"] + common + mpi_flags + ["--format", "json"], "profile", app,
+        # In a folder of its own: HPCG and miniGhost write their reports where they run.
+        rundir = os.path.join(base, "profile-run")
+        os.makedirs(rundir, exist_ok=True)
+        run([os.path.abspath(args.hopmap), "simulate"] + common + mpi_flags +
+            ["--format", "json"], "profile", app, cwd=rundir,
             env=dict(os.environ, HOPMAP_SMPI_COMPUTE="measure:" + profile))
         open(os.path.join(profile, "complete"), "w").close()
 
