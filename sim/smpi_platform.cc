@@ -31,5 +31,5 @@ extern "C" void load_platform(const simgrid::s4u::Engine& /*engine*/) {
                  std::string(model.status().message()).c_str());
     std::exit(2);
   }
-  hopmap::sim::BuildSimGridPlatform(*model);
+  hopmap::sim::BuildSimGridPlatform(*model, hopmap::sim::kReferenceOptions);
 }

@@ -1,0 +1,39 @@
+// What the SimGrid worker computes from a network model before it simulates it, to
+// simulate less (docs/simulate.md#speed): the links whose sharing never decides
+// anything, and a lower bound on each phase's time that sets the time step. Plain
+// computations on the model; no SimGrid here.
+#ifndef HOPMAP_SIM_MODEL_REDUCTION_H_
+#define HOPMAP_SIM_MODEL_REDUCTION_H_
+
+#include <vector>
+
+#include "core/simulate/network_model.h"
+
+namespace hopmap::sim {
+
+// Link l is redundant when another link m carries every route l carries (and maybe
+// more) and has no more bandwidth: whatever the flows' rates, the bytes per second
+// through l never exceed m's, so l's constraint in the max-min sharing is implied by
+// m's and leaving it out of the routes changes no rate. Of links that carry the
+// same routes with the same bandwidth, the first in model order stays. Every route
+// keeps at least one link (the last link standing behind a redundant one is on
+// every route the redundant one is on). Indexed as model.links.
+std::vector<bool> RedundantLinks(const NetworkModel& model);
+
+// The constants of SimGrid's LV08 network model that the lower bounds use.
+struct Lv08Factors {
+  double latency_factor = 13.01;   // network/latency-factor
+  double bandwidth_factor = 0.97;  // network/bandwidth-factor
+  double tcp_gamma = 4194304;      // network/TCP-gamma: a flow's rate <= gamma / (2 x latency)
+};
+
+// For each phase, a time it cannot take less than: the slowest single flow alone
+// (its latency x latency_factor plus bytes over bandwidth_factor x its route's
+// narrowest link, or TCP's window bound), and the busiest link's bytes over
+// bandwidth_factor x its bandwidth (the loopback counts one flow at a time: it
+// shares nothing). Indexed as model.phases.
+std::vector<double> PhaseTimeLowerBounds(const NetworkModel& model, const Lv08Factors& factors);
+
+}  // namespace hopmap::sim
+
+#endif  // HOPMAP_SIM_MODEL_REDUCTION_H_
