@@ -32,6 +32,7 @@ struct SimulateFlags {
   std::string draw;
   std::string mpi_program;
   std::vector<std::string> mpi_args;
+  std::vector<std::string> smpi_config;
 };
 
 std::string TextReport(const SimulationReport& r, bool mpi) {
@@ -159,7 +160,7 @@ absl::Status RunSimulateLocal(const SimulateFlags& flags) {
   if (std::optional<RequestError> bad = CheckSimulateRequest(request)) return FlagError(*bad);
   absl::StatusOr<SimulationReport> report;
   if (!flags.mpi_program.empty()) {
-    sim::MpiProgram program{flags.mpi_program, flags.mpi_args};
+    sim::MpiProgram program{flags.mpi_program, flags.mpi_args, flags.smpi_config};
     report = sim::SimulateMpiProgram(request, program);
   } else {
     absl::StatusOr<std::string> worker = sim::FindSimGridWorker();
@@ -202,6 +203,10 @@ absl::Status RunSimulate(SimulateFlags& flags) {
     return absl::InvalidArgumentError(
         absl::StrCat("--format: unknown format '", flags.format, "' (known: json, text)"));
   }
+  if (flags.mpi_program.empty() && (!flags.mpi_args.empty() || !flags.smpi_config.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        flags.mpi_args.empty() ? "--smpi-cfg" : "--mpi-arg", " goes with --mpi PROGRAM"));
+  }
   absl::StatusOr<Mode> mode = ResolveMode(flags.problem.local, flags.problem.remote);
   if (!mode.ok()) return mode.status();
   return *mode == Mode::kLocal ? RunSimulateLocal(flags) : RunSimulateRemote(flags);
@@ -240,6 +245,19 @@ void AddSimulateCommand(CLI::App& root, Action& run) {
                   "gives the rank count (--local only)")
       ->group("MPI program (SMPI)");
   cmd->add_option("--mpi-arg", flags->mpi_args, "An argument for the --mpi program (repeatable)")
+      ->group("MPI program (SMPI)");
+  cmd->add_option("--smpi-cfg", flags->smpi_config,
+                  "A SimGrid setting KEY:VALUE for smpirun (--cfg=KEY:VALUE; repeatable), e.g. "
+                  "smpi/coll-selector:ompi")
+      ->check(CLI::Validator(
+          [](const std::string& setting) -> std::string {
+            const size_t colon = setting.find(':');
+            if (colon == 0 || colon == std::string::npos || colon + 1 == setting.size()) {
+              return "expected KEY:VALUE (a SimGrid setting, e.g. smpi/coll-selector:ompi)";
+            }
+            return "";
+          },
+          "KEY:VALUE"))
       ->group("MPI program (SMPI)");
   cmd->callback([flags, &run] { run = [flags] { return RunSimulate(*flags); }; });
 }

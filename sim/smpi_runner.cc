@@ -152,7 +152,11 @@ absl::StatusOr<SimulationResult> RunPlacement(const SimulateRequest& request,
                                    "--cfg=smpi/simulate-computation:no",
                                    "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/display-timing:yes",
                                    "--log=root.thres:warning", "--log=smpi.thres:info",
-                                   "--log=no_loc", program.path};
+                                   "--log=no_loc"};
+  for (const std::string& setting : program.smpi_config) {
+    argv.push_back(absl::StrCat("--cfg=", setting));
+  }
+  argv.push_back(program.path);
   argv.insert(argv.end(), program.args.begin(), program.args.end());
   // smpirun copies the program there once per rank (SMPI's privatization of
   // globals). Its own -tmpdir option loses its argument (SimGrid 3.32's script

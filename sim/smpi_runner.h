@@ -15,6 +15,8 @@ namespace hopmap::sim {
 struct MpiProgram {
   std::string path;               // the program, built with smpicc
   std::vector<std::string> args;  // its arguments
+  // SimGrid settings for smpirun, KEY:VALUE each (--cfg=KEY:VALUE), after hopmap's own.
+  std::vector<std::string> smpi_config;
 };
 
 // The platform library smpirun loads: $HOPMAP_SMPI_PLATFORM if set, else

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Builds the vendored MPI proxy applications (third_party/apps: LULESH, HPCG,
-# miniGhost; each tarball checked against its SHA256SUMS, its patches applied) twice:
-# with Debian's default MPI (Open MPI: mpicc, mpicxx, mpif90) and with SimGrid's SMPI
-# compilers (smpicc, smpicxx, smpif90). A machine builds them once, into a cache keyed
-# by a hash over the tarballs, the patches, this script and the SMPI compute wrapper:
-#   PREFIX/<app>/mpi/<exe>    PREFIX/<app>/smpi/<exe>
+# miniGhost; each tarball checked against its SHA256SUMS, its patches applied) with
+# three toolchains:
+#   mpi    Debian's default MPI, Open MPI 4.1 (mpicc, mpicxx, mpif90; run with mpirun);
+#   mpich  MPICH 4.0 (mpicc.mpich, ...; run with mpiexec.mpich): Open MPI 4.1 cannot
+#          start 512 ranks on one 2-core machine (its launch takes minutes from 256
+#          ranks on and ends in "exiting improperly" at 512), MPICH's hydra can;
+#   smpi   SimGrid's SMPI compilers (smpicc, smpicxx, smpif90; run with smpirun).
+# A machine builds them once, into a cache keyed by a hash over the tarballs, the
+# patches, this script and the SMPI compute wrapper:
+#   PREFIX/<app>/mpi/<exe>    PREFIX/<app>/mpich/<exe>    PREFIX/<app>/smpi/<exe>
 # (exe: lulesh2.0, xhpcg, miniGhost.x); each build's log is PREFIX/<app>/<toolchain>.log.
 # Prints PREFIX on the last line of standard output. A build that fails prints one line
 # naming the application and the toolchain and leaves the cache's other builds alone;
@@ -46,7 +51,7 @@ VENDOR=third_party/apps
 WRAPPER_DIR=sim/smpi_compute
 JOBS=${HOPMAP_JOBS:-2}
 CACHE=${HOPMAP_APPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hopmap/apps}
-TOOLCHAINS=(mpi smpi)
+TOOLCHAINS=(mpi mpich smpi)
 
 # The executable each application's build makes, as installed.
 exe_name() {
@@ -98,10 +103,10 @@ fi
 [[ $prefix != *[[:space:]]* ]] || die "the cache path '$prefix' has a blank in it (set HOPMAP_APPS_CACHE)"
 
 # Compilers and MPI libraries: GNU C, C++ and Fortran, Open MPI (Debian's default MPI,
-# with its mpirun), SimGrid's SMPI (smpicc, smpicxx, smpif90, smpirun are in
-# libsimgrid-dev); patch applies third_party/apps/*/patches.
-bash deploy/install-deps.sh build-essential gfortran libopenmpi-dev openmpi-bin \
-  libsimgrid-dev patch >&2
+# with its mpirun), MPICH (with mpiexec.mpich), SimGrid's SMPI (smpicc, smpicxx,
+# smpif90, smpirun are in libsimgrid-dev); patch applies third_party/apps/*/patches.
+bash deploy/install-deps.sh build-essential gfortran libopenmpi-dev openmpi-bin mpich \
+  libmpich-dev libsimgrid-dev patch >&2
 
 mkdir -p "$prefix"
 printf '%s' "$manifest" >"$prefix/.hopmap-inputs"
@@ -111,16 +116,16 @@ flock 9
 find_todo
 
 # make_app APP TOOLCHAIN SRC LOG [OBJECT...]: runs the application's own makefile in
-# SRC with the toolchain's compilers; OBJECTs (file names in SRC's build folder) are
+# SRC with the toolchain's compilers; OBJECTs (absolute paths, no blanks) are
 # added to the link line. Prints the built executable's path.
 make_app() {
   local app=$1 tc=$2 src=$3 log=$4 cc cxx fc
   shift 4
-  if [[ $tc == mpi ]]; then
-    cc=mpicc cxx=mpicxx fc=mpif90
-  else
-    cc=smpicc cxx=smpicxx fc=smpif90
-  fi
+  case $tc in
+    mpi) cc=mpicc cxx=mpicxx fc=mpif90 ;;
+    mpich) cc=mpicc.mpich cxx=mpicxx.mpich fc=mpif90.mpich ;;
+    smpi) cc=smpicc cxx=smpicxx fc=smpif90 ;;
+  esac
   case $app in
     lulesh)
       # MPI without OpenMP: the Makefile's serial flags (no -fopenmp), with USE_MPI=1.

@@ -3,8 +3,9 @@
 
   python3 deploy/apps/run_app.py APP RANKS --machine SPEC [--nodes LIST] [-o FILE.json]
 
-1. record: the application built with Open MPI runs RANKS ranks on this host
-   (oversubscribed) with libhopmap_mpi recording its communication graph;
+1. record: the application built with a real MPI (MPICH by default, --mpi openmpi
+   for Open MPI) runs RANKS ranks on this host (oversubscribed) with libhopmap_mpi
+   recording its communication graph;
 2. profile: the application built with SMPI's compilers runs once under
    `hopmap simulate --mpi` with hopmap's compute profile measuring every compute
    burst of every rank (HOPMAP_SMPI_COMPUTE=measure:DIR);
@@ -99,8 +100,11 @@ def main():
     ap.add_argument("--work", default=os.path.join(REPO, "out", "apps"),
                     help="where recordings, profiles and placements are kept")
     ap.add_argument("--hopmap", default=os.path.join(REPO, "build", "client", "hopmap"))
-    ap.add_argument("--mpi-lib", default=os.path.join(REPO, "build", "client", "mpi",
-                                                      "libhopmap_mpi.so"))
+    ap.add_argument("--mpi", default="mpich", choices=["mpich", "openmpi"],
+                    help="the real MPI that records the graph (default mpich: its hydra "
+                    "starts 512 ranks on a 2-core machine, Open MPI 4.1 does not)")
+    ap.add_argument("--mpi-lib", help="libhopmap_mpi for that MPI (default: the build's, "
+                    "build/client/mpi/libhopmap_mpi_mpich.so or libhopmap_mpi.so)")
     ap.add_argument("--apps-prefix", help="where the applications' builds are (default: what "
                     "deploy/apps/build-apps.sh --find prints)")
     ap.add_argument("--placements", default=",".join(PLACEMENTS),
@@ -132,6 +136,15 @@ def print_rows(rows):
 
 def run_app(args):
     app, ranks = args.app, args.ranks
+    toolchain = "mpich" if args.mpi == "mpich" else "mpi"
+    if args.mpi_lib is None:
+        args.mpi_lib = os.path.join(REPO, "build", "client", "mpi", "libhopmap_mpi" +
+                                    ("_mpich" if args.mpi == "mpich" else "") + ".so")
+    wanted = [p for p in args.placements.split(",") if p and p != "in-order"]
+    unknown = [p for p in wanted if p not in PLACEMENTS]
+    if unknown:
+        raise StepError(f"{app} (setup): --placements: unknown placement '{unknown[0]}' "
+                        f"(one of {', '.join(PLACEMENTS)})")
     for tool, what in [(args.hopmap, "hopmap (bash deploy/build.sh)"),
                        (args.mpi_lib, "libhopmap_mpi.so (bash deploy/build.sh)")]:
         if not os.path.exists(tool):
@@ -146,12 +159,15 @@ def run_app(args):
         prefix = found.stdout.strip().splitlines()[-1]
     if not os.path.isdir(os.path.join(prefix, app, "smpi")):
         raise StepError(f"{app} (setup): {prefix}/{app}/smpi: no such folder")
-    mpi_exe = [os.path.join(prefix, app, "mpi", f) for f in os.listdir(os.path.join(prefix, app, "mpi"))]
-    smpi_exe = [os.path.join(prefix, app, "smpi", f) for f in os.listdir(os.path.join(prefix, app, "smpi"))]
-    mpi_exe = [f for f in mpi_exe if os.access(f, os.X_OK) and os.path.isfile(f)]
-    smpi_exe = [f for f in smpi_exe if os.access(f, os.X_OK) and os.path.isfile(f)]
-    if len(mpi_exe) != 1 or len(smpi_exe) != 1:
-        raise StepError(f"{app} (setup): expected one program in {prefix}/{app}/mpi and /smpi")
+    def program_in(folder):
+        path = os.path.join(prefix, app, folder)
+        found = [os.path.join(path, f) for f in os.listdir(path)] if os.path.isdir(path) else []
+        found = [f for f in found if os.access(f, os.X_OK) and os.path.isfile(f)]
+        if len(found) != 1:
+            raise StepError(f"{app} (setup): expected one program in {path}: "
+                            "bash deploy/apps/build-apps.sh")
+        return found[0]
+    mpi_exe, smpi_exe = [program_in(toolchain)], [program_in("smpi")]
     app_args = run(["bash", os.path.join(REPO, "deploy/apps/app_args.sh"), app, str(ranks),
                     args.size], "arguments", app).stdout.split("\n")
     app_args = [a for a in app_args if a != ""]
@@ -170,13 +186,21 @@ def run_app(args):
     if not os.path.exists(graph):
         rundir = os.path.join(base, "record-run")
         os.makedirs(rundir, exist_ok=True)
-        print(f"run_app: {app} {ranks}: recording with Open MPI", file=sys.stderr)
-        run(["mpirun", "--oversubscribe", "--bind-to", "none", "--mca", "mpi_yield_when_idle", "1",
-             "-np", str(ranks), "-x", "LD_PRELOAD=" + os.path.abspath(args.mpi_lib),
-             "-x", "HOPMAP_RECORD=" + graph + ".tmp", mpi_exe[0]] + app_args,
-            "record", app, cwd=rundir,
-            # Open MPI refuses root unless told (CI's containers run as root).
-            env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+        preload = os.path.abspath(args.mpi_lib)
+        if args.mpi == "mpich":
+            print(f"run_app: {app} {ranks}: recording with MPICH", file=sys.stderr)
+            run(["mpiexec.mpich", "-n", str(ranks), "-genv", "LD_PRELOAD", preload,
+                 "-genv", "HOPMAP_RECORD", graph + ".tmp", mpi_exe[0]] + app_args,
+                "record", app, cwd=rundir)
+        else:
+            print(f"run_app: {app} {ranks}: recording with Open MPI", file=sys.stderr)
+            run(["mpirun", "--oversubscribe", "--bind-to", "none", "--mca", "mpi_yield_when_idle",
+                 "1", "-np", str(ranks), "-x", "LD_PRELOAD=" + preload,
+                 "-x", "HOPMAP_RECORD=" + graph + ".tmp", mpi_exe[0]] + app_args,
+                "record", app, cwd=rundir,
+                # Open MPI refuses root unless told (CI's containers run as root).
+                env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+                         OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
         if not os.path.exists(graph + ".tmp"):
             raise StepError(f"{app} (record): libhopmap_mpi wrote no graph")
         os.replace(graph + ".tmp", graph)
@@ -199,7 +223,6 @@ def run_app(args):
     tag = args.machine.replace(":", "_").replace("/", "_") + "-" + node_spec.replace(",", "_")
     pdir = os.path.join(base, tag)
     os.makedirs(pdir, exist_ok=True)
-    wanted = [p for p in args.placements.split(",") if p and p != "in-order"]
     mappings = []
     if "slurm" in wanted:
         position = {n: i for i, n in enumerate(nodes)}

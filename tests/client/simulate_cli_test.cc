@@ -170,6 +170,25 @@ TEST_F(SimulateCliTest, AnMpiProgramRunsUnderSmpiPerPlacement) {
   EXPECT_EQ(j["patterns"], nlohmann::json({"halo2d", "8", "8", "65536", "2"}));
 }
 
+TEST_F(SimulateCliTest, SmpiSettingsReachSmpirun) {
+  const std::string run = "simulate --local --machine torus:4x4x4 --graph " + Graph() +
+                          " --format json --mpi " + HOPMAP_HALO2D +
+                          " --mpi-arg 8 --mpi-arg 8 --mpi-arg 65536 --mpi-arg 2";
+  auto plain = RunHopmap(run);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  // SMPI's bandwidth factor at 0.1 for every message size: each transfer is slower.
+  auto slow = RunHopmap(run + " --smpi-cfg smpi/bw-factor:0:0.1");
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  const double plain_s = nlohmann::json::parse(plain.out)["simulations"][0]["time_s"];
+  const double slow_s = nlohmann::json::parse(slow.out)["simulations"][0]["time_s"];
+  EXPECT_GT(slow_s, plain_s * 2);
+  ExpectOneLineError(run + " --smpi-cfg smpi/coll-selector", "--smpi-cfg: expected KEY:VALUE");
+  ExpectOneLineError(run + " --smpi-cfg smpi/no-such-setting:1", "no-such-setting");
+  ExpectOneLineError("simulate --local --machine torus:4x4x4 --graph " + Graph() +
+                         " --smpi-cfg smpi/coll-selector:ompi",
+                     "--smpi-cfg goes with --mpi PROGRAM");
+}
+
 TEST_F(SimulateCliTest, BadInputGetsOneLine) {
   const std::string base = "simulate --local --graph " + Graph() + " ";
   const std::string short_perm = kTmp + "/simulate_short.perm";

@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
@@ -30,9 +31,9 @@ namespace {
 NetworkModel HandModel(int hosts, const std::vector<double>& bandwidths,
                        const std::vector<SimRoute>& routes, const std::vector<SimFlow>& flows) {
   NetworkModel model;
-  for (int h = 0; h < hosts; ++h) model.hosts.push_back("h" + std::to_string(h));
+  for (int h = 0; h < hosts; ++h) model.hosts.push_back(absl::StrCat("h", h));
   for (size_t l = 0; l < bandwidths.size(); ++l) {
-    model.links.push_back({"l" + std::to_string(l), bandwidths[l], 1e-6, ""});
+    model.links.push_back({absl::StrCat("l", l), bandwidths[l], 1e-6, ""});
   }
   model.routes = routes;
   model.phases = {flows};

@@ -93,7 +93,7 @@ class SmpiRunnerTest : public ::testing::Test {
 };
 
 TEST_F(SmpiRunnerTest, Halo2dRunsPerPlacementAndTheBetterPlacementIsFaster) {
-  const MpiProgram halo{HOPMAP_HALO2D, {"8", "8", "1048576", "3"}};
+  const MpiProgram halo{HOPMAP_HALO2D, {"8", "8", "1048576", "3"}, {}};
   absl::StatusOr<SimulationReport> report = SimulateMpiProgram(Request(), halo);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->simulations.size(), 2u);
@@ -115,14 +115,14 @@ TEST_F(SmpiRunnerTest, Halo2dRunsPerPlacementAndTheBetterPlacementIsFaster) {
 }
 
 TEST_F(SmpiRunnerTest, AFailingProgramGivesItsOwnError) {
-  const MpiProgram wrong{HOPMAP_HALO2D, {"3", "3", "10", "1"}};  // 9 ranks, not 64
+  const MpiProgram wrong{HOPMAP_HALO2D, {"3", "3", "10", "1"}, {}};  // 9 ranks, not 64
   absl::StatusOr<SimulationReport> report = SimulateMpiProgram(Request(), wrong);
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(report.status().message(), HasSubstr("smpirun"));
   EXPECT_THAT(report.status().message(), HasSubstr("(in-order) failed"));
   EXPECT_THAT(report.status().message(), HasSubstr("PX x PY must be the 64 ranks"));
   EXPECT_EQ(EntriesIn(tmp_), 0);
-  const MpiProgram missing{tmp_ + "/no-such-program", {}};
+  const MpiProgram missing{tmp_ + "/no-such-program", {}, {}};
   report = SimulateMpiProgram(Request(), missing);
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(report.status().message(), HasSubstr("no-such-program: not an executable program"));
@@ -148,7 +148,7 @@ class ComputeProfileTest : public SmpiRunnerTest {
       setenv("HOPMAP_SMPI_COMPUTE", (mode + ":" + profile_).c_str(), 1);
     }
     return SimulateMpiProgram(request,
-                              {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "4", "200000"}});
+                              {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "4", "200000"}, {}});
   }
   std::string profile_ = ::testing::TempDir() + "/compute_profile";
 };
@@ -200,12 +200,12 @@ TEST_F(ComputeProfileTest, AMissingProfileNamesTheFile) {
   EXPECT_THAT(report.status().message(), HasSubstr("rank-"));
   EXPECT_THAT(report.status().message(), HasSubstr("make the profile with measure:DIR first"));
   setenv("HOPMAP_SMPI_COMPUTE", "sideways:/tmp", 1);
-  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}});
+  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}, {}});
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(report.status().message(), HasSubstr("expected measure:DIR or replay:DIR"));
   // Measuring two placements at once would write one profile twice.
   setenv("HOPMAP_SMPI_COMPUTE", ("measure:" + profile_).c_str(), 1);
-  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}});
+  report = SimulateMpiProgram(Request(), {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "1"}, {}});
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(report.status().message(), HasSubstr("give no --mapping"));
 }

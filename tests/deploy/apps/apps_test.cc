@@ -9,7 +9,10 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -51,18 +54,21 @@ class AppsTest : public ::testing::TestWithParam<const char*> {
   }
   void TearDown() override { std::filesystem::remove_all(work_); }
 
-  // run_app.py on a 4x4x4 torus, the 8 ranks on nodes in three pieces.
-  Result RunApp(const std::string& app, const std::string& output) const {
-    return RunCommand(absl::StrCat("python3 " HOPMAP_SOURCE_DIR "/deploy/apps/run_app.py ", app,
-                                   " 8 --size small --machine torus:4x4x4 --nodes 0-2,17-19,42-43",
-                                   " --work ", work_, " --hopmap " HOPMAP_CLI,
-                                   " --mpi-lib " HOPMAP_MPI_LIB " -o ", output));
+  // run_app.py on a 4x4x4 torus, the 8 ranks on nodes in three pieces, recorded
+  // with MPICH (run_app's default) or Open MPI.
+  Result RunApp(const std::string& app, const std::string& output, const std::string& mpi = "mpich",
+                const std::string& more = "") const {
+    return RunCommand(
+        absl::StrCat("python3 " HOPMAP_SOURCE_DIR "/deploy/apps/run_app.py ", app,
+                     " 8 --size small --machine torus:4x4x4 --nodes 0-2,17-19,42-43", " --work ",
+                     work_, " --hopmap " HOPMAP_CLI " --mpi ", mpi, " --mpi-lib ",
+                     mpi == "mpich" ? HOPMAP_MPICH_LIB : HOPMAP_MPI_LIB, " -o ", output, more));
   }
 
   std::string work_;
 };
 
-TEST(AppsBuildTest, EveryApplicationIsBuiltWithBothToolchains) {
+TEST(AppsBuildTest, EveryApplicationIsBuiltWithEachToolchain) {
   const Result found = RunCommand("bash " HOPMAP_SOURCE_DIR "/deploy/apps/build-apps.sh --find");
   ASSERT_EQ(found.exit_code, 0) << "the applications are not built (deploy/test.sh builds "
                                    "them: bash deploy/apps/build-apps.sh): "
@@ -71,7 +77,7 @@ TEST(AppsBuildTest, EveryApplicationIsBuiltWithBothToolchains) {
   while (!prefix.empty() && prefix.back() == '\n') prefix.pop_back();
   prefix = prefix.substr(prefix.rfind('\n') + 1);
   for (const char* app : {"lulesh", "hpcg", "minighost"}) {
-    for (const char* toolchain : {"mpi", "smpi"}) {
+    for (const char* toolchain : {"mpi", "mpich", "smpi"}) {
       const std::string dir = absl::StrCat(prefix, "/", app, "/", toolchain);
       ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
       int programs = 0;
@@ -119,6 +125,30 @@ TEST_P(AppsTest, RecordMapAndRunGiveTheSameTimesTwice) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Vendored, AppsTest, ::testing::Values("lulesh", "hpcg", "minighost"));
+
+// The Open MPI build records the same job: the same ranks and the same messages.
+TEST_F(AppsTest, OpenMpiRecordsTheSameGraphAsMpich) {
+  const Result mpich = RunApp("lulesh", work_ + "/mpich.json", "mpich", " --placements in-order");
+  ASSERT_EQ(mpich.exit_code, 0) << mpich.output;
+  const std::string graph_path = work_ + "/lulesh-8-small/graph.edgelist";
+  const std::string by_mpich = ReadFile(graph_path);
+  std::filesystem::remove_all(work_ + "/lulesh-8-small");
+  const Result openmpi =
+      RunApp("lulesh", work_ + "/openmpi.json", "openmpi", " --placements in-order");
+  ASSERT_EQ(openmpi.exit_code, 0) << openmpi.output;
+  EXPECT_THAT(openmpi.output, HasSubstr("recording with Open MPI"));
+  EXPECT_THAT(by_mpich, HasSubstr("# tasks: 8\n"));
+  // The messages, not the header (which names the date and the program).
+  auto messages = [](const std::string& text) {
+    std::string kept;
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      if (!absl::StartsWith(line, "#")) absl::StrAppend(&kept, line, "\n");
+    }
+    return kept;
+  };
+  EXPECT_GT(messages(by_mpich).size(), 8u);
+  EXPECT_EQ(messages(ReadFile(graph_path)), messages(by_mpich));
+}
 
 TEST(AppsErrorsTest, AWrongRankCountNamesTheApplicationAndTheStep) {
   const Result lulesh = RunCommand("python3 " HOPMAP_SOURCE_DIR
