@@ -2,7 +2,7 @@
 # Does the job run faster? Real MPI applications (third_party/apps: LULESH 2.0, HPCG,
 # miniGhost), recorded, mapped and run on simulated machines (issue 44; docs/apps.md).
 # For every application and machine, deploy/apps/run_app.py records the graph with
-# Open MPI, measures the compute bursts once under SMPI, and runs the SMPI build once
+# MPICH, measures the compute bursts once under SMPI, and runs the SMPI build once
 # per placement (in-order, Slurm 26's ranking, Scotch 7, hopmap auto) replaying them.
 #
 # Usage: bash bench/apps.sh quick|full -o FILE.json

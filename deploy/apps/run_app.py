@@ -34,6 +34,10 @@ from slurm_order import slurm_order
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLACEMENTS = ["in-order", "slurm", "scotch", "hopmap"]
+# SimGrid settings for every SMPI run of an application (docs/apps.md): Open MPI's
+# collective algorithms, as a real run would use (SMPI's default selector has a
+# linear MPI_Gather at the root, quadratic in the ranks).
+SMPI_CONFIG = ["smpi/coll-selector:ompi"]
 
 
 class StepError(Exception):
@@ -107,6 +111,9 @@ def main():
                     "build/client/mpi/libhopmap_mpi_mpich.so or libhopmap_mpi.so)")
     ap.add_argument("--apps-prefix", help="where the applications' builds are (default: what "
                     "deploy/apps/build-apps.sh --find prints)")
+    ap.add_argument("--smpi-cfg", action="append", metavar="KEY:VALUE",
+                    help="a SimGrid setting for the SMPI runs, repeatable; replaces the "
+                    f"default ({' '.join(SMPI_CONFIG)})")
     ap.add_argument("--placements", default=",".join(PLACEMENTS),
                     help="which placements besides in-order (comma-separated)")
     ap.add_argument("-o", "--output", help="also write the rows as JSON here")
@@ -207,6 +214,7 @@ def run_app(args):
     profile = os.path.join(base, "profile")
     common = ["--local", "--machine", spec, "--nodes", node_spec, "--graph", graph]
     mpi_flags = ["--mpi", smpi_exe[0]] + [x for a in app_args for x in ("--mpi-arg", a)]
+    mpi_flags += [x for c in (args.smpi_cfg or SMPI_CONFIG) for x in ("--smpi-cfg", c)]
     if not os.path.exists(os.path.join(profile, "complete")):
         shutil.rmtree(profile, ignore_errors=True)
         os.makedirs(profile)
