@@ -271,6 +271,12 @@ HOPMAP_WRAP(Allgather, (const void* sbuf, int scount, MPI_Datatype stype, void* 
 HOPMAP_WRAP(Allgatherv, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* displs, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm))
 HOPMAP_WRAP(Alltoall, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm))
 HOPMAP_WRAP(Alltoallv, (const void* sbuf, const int* scounts, const int* sdispls, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* rdispls, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm))
+// Calls that make a communicator talk to its ranks: SMPI may run other ranks inside
+// them, and a burst that spanned one would count their work as this rank's.
+HOPMAP_WRAP(Comm_dup, (MPI_Comm comm, MPI_Comm* out), (comm, out))
+HOPMAP_WRAP(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm* out), (comm, color, key, out))
+HOPMAP_WRAP(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm* out), (comm, group, out))
+HOPMAP_WRAP(Cart_create, (MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* out), (comm, ndims, dims, periods, reorder, out))
 // clang-format on
 
 // A program that reads the clock between two calls sees the computation so far.
@@ -323,6 +329,10 @@ HOPMAP_WRAP_FORTRAN(mpi_allreduce_)
 HOPMAP_WRAP_FORTRAN(mpi_gather_)
 HOPMAP_WRAP_FORTRAN(mpi_allgather_)
 HOPMAP_WRAP_FORTRAN(mpi_alltoall_)
+HOPMAP_WRAP_FORTRAN(mpi_comm_dup_)
+HOPMAP_WRAP_FORTRAN(mpi_comm_split_)
+HOPMAP_WRAP_FORTRAN(mpi_comm_create_)
+HOPMAP_WRAP_FORTRAN(mpi_cart_create_)
 
 double mpi_wtime_(void) {
   Enter();
