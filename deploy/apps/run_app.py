@@ -164,8 +164,6 @@ def run_app(args):
             raise StepError(f"{app} (setup): the applications are not built: "
                             "bash deploy/apps/build-apps.sh")
         prefix = found.stdout.strip().splitlines()[-1]
-    if not os.path.isdir(os.path.join(prefix, app, "smpi")):
-        raise StepError(f"{app} (setup): {prefix}/{app}/smpi: no such folder")
     def program_in(folder):
         path = os.path.join(prefix, app, folder)
         found = [os.path.join(path, f) for f in os.listdir(path)] if os.path.isdir(path) else []
@@ -174,7 +172,7 @@ def run_app(args):
             raise StepError(f"{app} (setup): expected one program in {path}: "
                             "bash deploy/apps/build-apps.sh")
         return found[0]
-    mpi_exe, smpi_exe = [program_in(toolchain)], [program_in("smpi")]
+    mpi_exe, smpi_exe = program_in(toolchain), program_in("smpi")
     app_args = run(["bash", os.path.join(REPO, "deploy/apps/app_args.sh"), app, str(ranks),
                     args.size], "arguments", app).stdout.split("\n")
     app_args = [a for a in app_args if a != ""]
@@ -197,13 +195,13 @@ def run_app(args):
         if args.mpi == "mpich":
             print(f"run_app: {app} {ranks}: recording with MPICH", file=sys.stderr)
             run(["mpiexec.mpich", "-n", str(ranks), "-genv", "LD_PRELOAD", preload,
-                 "-genv", "HOPMAP_RECORD", graph + ".tmp", mpi_exe[0]] + app_args,
+                 "-genv", "HOPMAP_RECORD", graph + ".tmp", mpi_exe] + app_args,
                 "record", app, cwd=rundir)
         else:
             print(f"run_app: {app} {ranks}: recording with Open MPI", file=sys.stderr)
             run(["mpirun", "--oversubscribe", "--bind-to", "none", "--mca", "mpi_yield_when_idle",
                  "1", "-np", str(ranks), "-x", "LD_PRELOAD=" + preload,
-                 "-x", "HOPMAP_RECORD=" + graph + ".tmp", mpi_exe[0]] + app_args,
+                 "-x", "HOPMAP_RECORD=" + graph + ".tmp", mpi_exe] + app_args,
                 "record", app, cwd=rundir,
                 # Open MPI refuses root unless told (CI's containers run as root).
                 env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
@@ -213,7 +211,7 @@ def run_app(args):
         os.replace(graph + ".tmp", graph)
     profile = os.path.join(base, "profile")
     common = ["--local", "--machine", spec, "--nodes", node_spec, "--graph", graph]
-    mpi_flags = ["--mpi", smpi_exe[0]] + [x for a in app_args for x in ("--mpi-arg", a)]
+    mpi_flags = ["--mpi", smpi_exe] + [x for a in app_args for x in ("--mpi-arg", a)]
     mpi_flags += [x for c in (args.smpi_cfg or SMPI_CONFIG) for x in ("--smpi-cfg", c)]
     if not os.path.exists(os.path.join(profile, "complete")):
         shutil.rmtree(profile, ignore_errors=True)
