@@ -1,6 +1,7 @@
 #include "core/topology/hierarchy.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -47,6 +48,29 @@ absl::StatusOr<HierarchyMachine> HierarchyMachine::Create(std::vector<int32_t> a
       m.max_hops_ = distances[i];
     }
   }
+  // The packed digits (Hops); a hierarchy too deep for 64 bits, or with more PEs
+  // than kMaxPackedPes (8 bytes each), keeps the divisions.
+  constexpr int64_t kMaxPackedPes = int64_t{1} << 22;
+  int bits = 0;
+  for (int i = 0; i < levels; ++i) {
+    const int width = std::bit_width(static_cast<uint32_t>(arities[i] - 1));
+    for (int b = bits; b < bits + width && b < 64; ++b) m.hops_of_top_bit_[b] = distances[i];
+    bits += width;
+  }
+  if (bits <= 64 && m.group_size_[levels] <= kMaxPackedPes) {
+    m.code_of_pe_.resize(m.group_size_[levels]);
+    for (int64_t pe = 0; pe < m.group_size_[levels]; ++pe) {
+      uint64_t code = 0;
+      int64_t rest = pe;
+      int shift = 0;
+      for (int i = 0; i < levels; ++i) {
+        code |= static_cast<uint64_t>(rest % arities[i]) << shift;
+        rest /= arities[i];
+        shift += std::bit_width(static_cast<uint32_t>(arities[i] - 1));
+      }
+      m.code_of_pe_[pe] = code;
+    }
+  }
   m.arities_ = std::move(arities);
   m.distances_ = std::move(distances);
   return m;
@@ -59,6 +83,10 @@ std::string HierarchyMachine::Spec() const {
 
 int32_t HierarchyMachine::Hops(NodeId a, NodeId b) const {
   if (a == b) return 0;
+  if (!code_of_pe_.empty()) {
+    const uint64_t differ = code_of_pe_[a] ^ code_of_pe_[b];
+    return hops_of_top_bit_[63 - std::countl_zero(differ)];
+  }
   const int levels = static_cast<int>(arities_.size());
   for (int i = 1; i <= levels; ++i) {
     if (a / group_size_[i] == b / group_size_[i]) return distances_[i - 1];

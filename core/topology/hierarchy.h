@@ -6,6 +6,7 @@
 #ifndef HOPMAP_CORE_TOPOLOGY_HIERARCHY_H_
 #define HOPMAP_CORE_TOPOLOGY_HIERARCHY_H_
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -66,6 +67,11 @@ class HierarchyMachine final : public Machine {
   std::vector<int32_t> arities_;     // A1 .. Al, lowest first
   std::vector<int32_t> distances_;   // D1 .. Dl
   std::vector<int64_t> group_size_;  // [i] = A1 * ... * Ai, i = 0..l
+  // Hops() without divisions (the greedy constructions call it n^2 times): each PE's
+  // digits packed, level i in its own bit_width(Ai - 1) bits above the levels below,
+  // so the highest bit where two codes differ names the lowest level they share.
+  std::vector<uint64_t> code_of_pe_;
+  std::array<int32_t, 64> hops_of_top_bit_{};  // the distance for that highest bit
   int32_t max_hops_ = 0;
   int32_t min_hops_ = 0;
 };

@@ -101,6 +101,7 @@ struct ChainResult {
   HopBytes hop_bytes = 0;
   int64_t moves = 0;
   int64_t accepted = 0;
+  int64_t best_at_move = 0;
   bool stopped = false;
   bool hurried = false;
 };
@@ -176,6 +177,7 @@ ChainResult RunChain(const TaskGraph& graph, const Allocation& allocation,
     ++out.accepted;
     if (placement.hop_bytes() < best) {
       best = placement.hop_bytes();
+      out.best_at_move = move + 1;
       journal.clear();
       if (!best_is_journaled) placement.set_journal(&journal);
       best_is_journaled = true;
@@ -236,6 +238,7 @@ std::vector<SlotId> Anneal(const TaskGraph& graph, const Allocation& allocation,
       stats->hurried = stats->hurried || r.hurried;
     }
     stats->best_chain = best_chain;
+    stats->best_found_at_move = results[best_chain].best_at_move;
     stats->best_hop_bytes = std::min(results[best_chain].hop_bytes, probe.hop_bytes());
   }
   if (results[best_chain].hop_bytes >= probe.hop_bytes()) return start;
@@ -245,6 +248,7 @@ std::vector<SlotId> Anneal(const TaskGraph& graph, const Allocation& allocation,
 std::vector<Statistic> AnnealStatistics(const AnnealStats& stats) {
   return {{"moves", static_cast<double>(stats.moves)},
           {"accepted", static_cast<double>(stats.accepted)},
+          {"best_found_at_move", static_cast<double>(stats.best_found_at_move)},
           {"cooled_faster", stats.hurried ? 1.0 : 0.0},
           {"stopped_early", stats.stopped_early ? 1.0 : 0.0}};
 }

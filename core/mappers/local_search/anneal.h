@@ -44,8 +44,12 @@ struct AnnealStats {
   // A chain's schedule would have outlasted the deadline, so it cooled over fewer
   // moves (the time left at its measured rate); `moves` counts what ran.
   bool hurried = false;
+  // Moves the best chain had made when it found its best (0: none better than the
+  // start): how much of the schedule the answer needed.
+  int64_t best_found_at_move = 0;
 };
-// The figures a report lists: moves, accepted, cooled_faster, stopped_early.
+// The figures a report lists: moves, accepted, best_found_at_move, cooled_faster,
+// stopped_early.
 std::vector<Statistic> AnnealStatistics(const AnnealStats& stats);
 
 // Anneals `start` (a valid mapping). An exchange moves a random task next to one

@@ -48,6 +48,44 @@ TEST(HierarchyTest, DistancesFollowTheDefinition) {
   EXPECT_THAT(coordinates, ElementsAre(1, 1, 1));
 }
 
+// Hops() reads packed digits (no divisions) unless the digits need more than 64
+// bits; both ways must give the definition's distances, with levels of arity 1
+// (no bits), arities that are not powers of two, and equal distances on two levels.
+TEST(HierarchyTest, PackedDistancesFollowTheDefinition) {
+  const std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>> cases = {
+      {{3, 1, 5, 2}, {1, 4, 4, 9}},
+      {{1, 6, 7}, {2, 3, 50}},
+      {{2, 2, 2, 2, 2, 2}, {1, 2, 3, 4, 5, 6}},
+      {{5}, {7}},
+      // 8 levels of 2 PEs: a bit each.
+      {std::vector<int32_t>(8, 2), std::vector<int32_t>{1, 2, 3, 4, 5, 6, 7, 8}},
+  };
+  for (const auto& [arities, distances] : cases) {
+    absl::StatusOr<HierarchyMachine> m = HierarchyMachine::Create(arities, distances);
+    ASSERT_TRUE(m.ok()) << m.status();
+    for (NodeId s = 0; s < m->num_nodes(); ++s) {
+      for (NodeId t = 0; t < m->num_nodes(); ++t) {
+        ASSERT_EQ(m->Hops(s, t), DefinedDistance(arities, distances, s, t))
+            << m->Spec() << ": " << s << " " << t;
+      }
+    }
+  }
+  // Above 2^22 PEs Hops() divides instead (8 bytes of digits a PE would be too
+  // much); the same distances, on a sample of pairs.
+  const std::vector<int32_t> big_arities = {7, 1024, 600};
+  const std::vector<int32_t> big_distances = {1, 10, 100};
+  absl::StatusOr<HierarchyMachine> big = HierarchyMachine::Create(big_arities, big_distances);
+  ASSERT_TRUE(big.ok()) << big.status();
+  ASSERT_GT(big->num_nodes(), NodeId{1} << 22);
+  for (NodeId s = 0; s < big->num_nodes(); s += 999'983) {
+    for (NodeId t : {NodeId{0}, s + 1, s + 7, s + 7 * 1024, big->num_nodes() - 1}) {
+      if (t >= big->num_nodes()) continue;
+      ASSERT_EQ(big->Hops(s, t), DefinedDistance(big_arities, big_distances, s, t))
+          << s << " " << t;
+    }
+  }
+}
+
 TEST(HierarchyTest, BallSizesAreExact) {
   absl::StatusOr<HierarchyMachine> m = HierarchyMachine::Create({2, 3, 2}, {2, 5, 9});
   ASSERT_TRUE(m.ok());
