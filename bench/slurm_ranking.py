@@ -18,7 +18,9 @@ then asks hopmap, as a user would, with the nodes listed in that order:
   hopmap simulate ... --pattern graph --mapping MAP.json
 Slurm's placement is the in-order one on that node list (srun's block distribution
 fills each node's C CPUs in rank order), so map's baseline_hop_bytes and simulate's
-in-order time are Slurm's, measured on the same graph in the same run.
+in-order time are Slurm's, measured on the same graph in the same run; `hopmap eval`
+of the identity mapping gives Slurm's longest route (max_dilation), map's report
+hopmap's.
 Bytes crossing switches (tree: between two leaf switches) or blocks come from the
 graph and each placement's node of every task.
 """
@@ -267,18 +269,28 @@ def main():
                 sim = json.loads(run([args.hopmap, "simulate"] + common +
                                      ["--pattern", "graph", "--mapping", map_json,
                                       "--format", "json"]).stdout)
+                # The longest route a message takes (hops of the most dilated edge):
+                # with small messages the time is its latency (docs/simulate.md).
+                identity = os.path.join(work, f"identity-{tasks}.perm")
+                if not os.path.exists(identity):
+                    with open(identity, "w") as f:
+                        f.write("".join(f"{t}\n" for t in range(tasks)))
+                slurm_eval = json.loads(run([args.hopmap, "eval"] + common +
+                                            ["--mapping", identity, "--format", "json"]).stdout)
                 times = {s["mapping"]: s["time_s"] for s in sim["simulations"]}
                 hopmap_time = [t for k, t in times.items() if k != "in-order"][0]
                 edges = read_edges(graph)
                 slurm_nodes = [order[t // cores] for t in range(tasks)]
                 hopmap_nodes = [order[s // cores] for s in mapped["slot_of_task"]]
-                for placement, hb, t, node_of_task in [
-                        ("slurm", mapped["baseline_hop_bytes"], times["in-order"], slurm_nodes),
-                        ("hopmap", mapped["hop_bytes"], hopmap_time, hopmap_nodes)]:
+                for placement, hb, t, longest, node_of_task in [
+                        ("slurm", mapped["baseline_hop_bytes"], times["in-order"],
+                         slurm_eval["max_dilation"], slurm_nodes),
+                        ("hopmap", mapped["hop_bytes"], hopmap_time, mapped["max_dilation"],
+                         hopmap_nodes)]:
                     row = {"topology": partition, "allocation": alloc, "nodes": len(order),
                            "graph": graph_name, "message_bytes": size, "tasks": tasks,
                            "placement": placement,
-                           "hop_bytes": hb, "comm_time_s": t,
+                           "hop_bytes": hb, "comm_time_s": t, "longest_route_hops": longest,
                            "crossing_bytes": (crossing_bytes(edges, node_of_task, group_of)
                                               if partition != "torus" else None)}
                     if placement == "hopmap":
@@ -301,7 +313,8 @@ def report(rows):
         key = (r["topology"], r["allocation"], r["graph"], r["message_bytes"])
         pairs.setdefault(key, {})[r["placement"]] = r
     print(f"{'topology':8} {'allocation':24} {'graph':10} {'bytes':>6} {'tasks':>5} "
-          f"{'hop-bytes':>9} {'time':>6} {'crossing':>8}  (hopmap / Slurm 26's ranking)")
+          f"{'hop-bytes':>9} {'time':>6} {'crossing':>8} {'longest':>7}  (hopmap / Slurm 26's "
+          f"ranking; longest: the longest route's hops, hopmap/Slurm)")
     torus_hb, torus_t, cross = [], {}, []
     worst_cross = 0.0
     for (topo, alloc, graph, size), p in pairs.items():
@@ -318,8 +331,9 @@ def report(rows):
         elif alloc.startswith("fragmented"):
             torus_hb.append(hb)
             torus_t.setdefault(size, []).append(t)
+        longest = f"{h['longest_route_hops']}/{s['longest_route_hops']}"
         print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} "
-              f"{shown:>8}")
+              f"{shown:>8} {longest:>7}")
     gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
     times = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded" else
                                                       " graphs")
