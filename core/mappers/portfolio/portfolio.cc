@@ -163,6 +163,7 @@ class CandidateBook {
   [[nodiscard]] bool empty() const { return best_index_ < 0; }
   [[nodiscard]] const std::vector<SlotId>& best_slots() const { return best_.slot_of_task; }
   [[nodiscard]] HopBytes best_hop_bytes() const { return best_score_.hop_bytes; }
+  [[nodiscard]] const std::string& best_name() const { return best_.winner; }
   [[nodiscard]] const std::string& first_error() const {
     static const std::string kNone = "none ran";
     for (const auto& [index, c] : listed_) {
@@ -282,11 +283,12 @@ std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const st
                   std::move(out->stats));
 }
 
-// Iterated local search from `start`, then restarts from rec-bisect with other seeds
-// while the budget lasts; each result goes to the book under the next index.
+// Iterated local search from `start` (unless `from_start` is false), then restarts
+// from rec-bisect with other seeds while the budget lasts; each result goes to the
+// book under the next index.
 void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapInput& shared,
                     std::vector<SlotId> start_slots, const PositionGraph* near, CandidateBook& book,
-                    int32_t& index) {
+                    int32_t& index, bool from_start = true) {
   const int64_t num_tasks = input.graph.num_tasks();
   const absl::Time start = absl::Now();
   // Rounds are bounded by a count of work (not the clock, so runs are
@@ -295,10 +297,12 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
   const int64_t rounds =
       input.options.iteration_limit > 0 ? input.options.iteration_limit : plan.perturbations;
   const double work_budget = 0.5 * EffectiveTimeLimitSeconds(input.options, num_tasks) * 3e7;
-  std::vector<SlotId> improved =
-      PerturbAndRefine(input.graph, input.allocation, std::move(start_slots), rounds, work_budget,
-                       input.options.seed, input.stop);
-  book.Add(index++, "perturb+refine", std::move(improved), start);
+  if (from_start) {
+    std::vector<SlotId> improved =
+        PerturbAndRefine(input.graph, input.allocation, std::move(start_slots), rounds, work_budget,
+                         input.options.seed, input.stop);
+    book.Add(index++, "perturb+refine", std::move(improved), start);
+  }
   for (int32_t restart = 1;
        restart <= plan.restarts && num_tasks <= plan.restart_max_tasks && !input.stop.ShouldStop();
        ++restart) {
@@ -418,6 +422,9 @@ class PortfolioRun {
   LowerBound bound_;
   int32_t index_ = 0;  // the next candidate's place in the plan
   std::optional<PositionGraph> near_;
+  // After RefineBest: the best mapping is one its refinement left unchanged at a
+  // local optimum of pair exchanges (PortfolioPlan::skip_searches_at_exchange_optimum).
+  bool best_is_exchange_optimum_ = false;
 };
 
 std::vector<std::string> PortfolioRun::ConstructionOrder() const {
@@ -523,28 +530,51 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineBest() {
       book_.TakeKept(plan_.refine_within);
   const PositionGraph* near = kept.empty() ? nullptr : Near();
   tbb::task_group refines;
+  // Per kept result: its hop-bytes after refinement, and whether the refinement
+  // left it unchanged at a local optimum (-1: not run).
+  std::vector<HopBytes> refined(kept.size(), -1);
+  std::vector<char> unchanged(kept.size(), 0);
   // An element, not a structured binding: clang before 16 cannot capture bindings.
-  for (auto& candidate : kept) {
+  for (size_t k = 0; k < kept.size(); ++k) {
     const int32_t at = index_++;
-    refines.run([&, at] {
+    refines.run([&, at, k] {
       if (input_.stop.ShouldStop()) return;
       const absl::Time start = absl::Now();
-      Placement placement(input_.graph, input_.allocation, std::move(candidate.second));
+      Placement placement(input_.graph, input_.allocation, std::move(kept[k].second));
       const RefineStats stats = RefinePlacement(placement, RefineOptions{}, input_.stop, {}, near);
-      book_.Add(at, absl::StrCat("refine(", candidate.first, ")"), std::move(placement).Release(),
-                start,
-                {{"passes", static_cast<double>(stats.passes)},
-                 {"exchanges", static_cast<double>(stats.exchanges)},
-                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+      unchanged[k] = stats.exchanges == 0 && stats.local_optimum;
+      refined[k] = book_.Add(at, absl::StrCat("refine(", kept[k].first, ")"),
+                             std::move(placement).Release(), start,
+                             {{"passes", static_cast<double>(stats.passes)},
+                              {"exchanges", static_cast<double>(stats.exchanges)},
+                              {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
     });
   }
   refines.wait();
+  for (size_t k = 0; k < kept.size(); ++k) {
+    if (unchanged[k] && refined[k] == book_.best_hop_bytes()) best_is_exchange_optimum_ = true;
+  }
   return Next::kContinue;
 }
 
 absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchLarge() {
   if (input_.allocation.num_slots() <= plan_.grasp_slot_limit || input_.stop.ShouldStop() ||
       input_.graph.num_edges() == 0) {
+    return Next::kContinue;
+  }
+  if (plan_.skip_searches_at_exchange_optimum && best_is_exchange_optimum_ &&
+      input_.options.objective == Objective::kHopBytes) {
+    const char* why =
+        "not run: the best mapping is a local optimum its refinement did not change, "
+        "from which the searches find nothing better (docs/tuning.md)";
+    if (anneal_moves_per_task_ > 0) book_.AddError(index_++, "anneal", why, absl::Now());
+    if (plan_.perturbations > 0) book_.AddError(index_++, "perturb+refine", why, absl::Now());
+    // rec-bisect draws its cuts at random: when its mapping is the best, the
+    // restarts (the same construction with other seeds) can still land lower.
+    if (plan_.perturbations > 0 && book_.best_name() == "rec-bisect") {
+      IteratedSearch(plan_, input_, shared_, book_.best_slots(), Near(), book_, index_,
+                     /*from_start=*/false);
+    }
     return Next::kContinue;
   }
   const PositionGraph* near = Near();

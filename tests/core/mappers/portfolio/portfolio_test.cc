@@ -191,6 +191,65 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
               ::testing::ElementsAre(::testing::HasSubstr("refine_within must be >= 1")));
 }
 
+// The searches of large problems do not run from a mapping its refinement left
+// unchanged at a local optimum (fold's on a 2D 9-point stencil: nothing better is
+// found from it, the answer is the same, and the budget is not spent); from one the
+// refinement changed they run.
+TEST(PortfolioTest, SearchesSkipAMappingRefinementLeftUnchanged) {
+  GeneratorOptions gen;
+  gen.kind = "stencil2d-9";
+  gen.dims = {64, 64};
+  const TaskGraph stencil = *GenerateGraph(gen);
+  const Allocation torus = *Allocation::WholeMachine(Torus({16, 16, 16}));
+  PortfolioPlan plan;
+  plan.constructions = {"in-order", "fold"};
+  plan.perturbations = 20;
+  plan.restarts = 1;
+  plan.anneal_share = 0.01;  // a short chain within the tests' 60 s budget
+  auto find = [](const MapOutput& out, const std::string& name) -> const Candidate* {
+    for (const Candidate& c : out.candidates) {
+      if (c.algorithm == name) return &c;
+    }
+    return nullptr;
+  };
+  const absl::StatusOr<MapOutput> skipped = RunPlan(plan, stencil, torus);
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  EXPECT_THAT(skipped->winner, ::testing::StartsWith("fold"));
+  ASSERT_GT(ComputeHopBytes(stencil, torus, skipped->slot_of_task), skipped->lower_bound->value);
+  for (const char* search : {"anneal", "perturb+refine"}) {
+    const Candidate* c = find(*skipped, search);
+    ASSERT_NE(c, nullptr) << search;
+    EXPECT_THAT(c->error, ::testing::HasSubstr("not run: the best mapping is a local optimum"));
+  }
+  plan.skip_searches_at_exchange_optimum = false;
+  const absl::StatusOr<MapOutput> searched = RunPlan(plan, stencil, torus);
+  ASSERT_TRUE(searched.ok()) << searched.status();
+  const Candidate* anneal = find(*searched, "anneal");
+  ASSERT_NE(anneal, nullptr);
+  EXPECT_TRUE(anneal->error.empty()) << anneal->error;
+  EXPECT_EQ(ComputeHopBytes(stencil, torus, searched->slot_of_task),
+            ComputeHopBytes(stencil, torus, skipped->slot_of_task));
+
+  // A random geometric graph: refinement changes rec-bisect's mapping, the searches run.
+  gen = GeneratorOptions{};
+  gen.kind = "random-geometric";
+  gen.tasks = 1000;
+  const TaskGraph irregular = *GenerateGraph(gen);
+  plan = PortfolioPlan{};
+  plan.constructions = {"in-order", "rec-bisect"};
+  plan.perturbations = 20;
+  plan.restarts = 1;
+  plan.anneal_share = 0.01;
+  const Allocation small = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  const absl::StatusOr<MapOutput> out = RunPlan(plan, irregular, small);
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (const char* search : {"anneal", "perturb+refine"}) {
+    const Candidate* c = find(*out, search);
+    ASSERT_NE(c, nullptr) << search;
+    EXPECT_TRUE(c->error.empty()) << search << ": " << c->error;
+  }
+}
+
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and
 // mahd it was not started within the default budget); elsewhere the plan's order.
 TEST(PortfolioTest, RecBisectComesEarlyOnAHierarchy) {
