@@ -59,6 +59,10 @@ absl::Status PortfolioPlan::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: anneal_edge_rate must be > 0, got ", anneal_edge_rate));
   }
+  if (!(grid_fallback_within >= 1) || !std::isfinite(grid_fallback_within)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: grid_fallback_within must be >= 1, got ", grid_fallback_within));
+  }
   if (absl::Status s = anneal.Validate(); !s.ok()) return s;
   return absl::OkStatus();
 }
@@ -81,6 +85,7 @@ PortfolioPlan DefaultPortfolioPlan() {
   // rec-bisect above its limit (docs/tuning.md).
   plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
   plan.task_minimums = {{"hybrid", 262145}};
+  plan.grid_fallbacks = {"hybrid"};
   return plan;
 }
 
@@ -485,8 +490,22 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
       input_.stop.Until(start + (input_.stop.deadline() - start) * kConstructionShare);
   tbb::task_group constructions;
   bool first = input_.initial == nullptr;
+  auto run_construction = [&](const std::string& name, int32_t at, bool must_run) {
+    const StopCondition own_stop = construction_stop.Or(&superseded[at - first_construction]);
+    if (!must_run && own_stop.ShouldStop()) {
+      book_.AddError(at, name, "not started: the time limit was reached", absl::Now());
+      return;
+    }
+    const MapInput own{shared_.graph,           shared_.allocation, shared_.options, own_stop,
+                       /*on_progress=*/nullptr, shared_.pattern,    shared_.initial};
+    check_optimal(at, RunConstruction(registry_, name, at, own, book_));
+  };
   // Lives until constructions.wait(): the tasks hold references to its names.
   const std::vector<std::string> order = ConstructionOrder();
+  // On a grid, the fallbacks for irregular graphs wait for the others (their plan
+  // index is kept, so the report and the ties do not change).
+  const bool grid = shared_.pattern != nullptr && shared_.pattern->is_grid();
+  std::vector<std::pair<int32_t, const std::string*>> deferred;
   for (const std::string& name : order) {
     const int32_t at = index_++;
     if (const int64_t limit = Lookup(plan_.task_limits, name); limit >= 0 && num_tasks > limit) {
@@ -497,20 +516,29 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
       book_.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
       continue;
     }
+    if (grid && std::find(plan_.grid_fallbacks.begin(), plan_.grid_fallbacks.end(), name) !=
+                    plan_.grid_fallbacks.end()) {
+      deferred.emplace_back(at, &name);
+      continue;
+    }
     const bool must_run = first;
     first = false;
-    constructions.run([&, at, must_run] {
-      const StopCondition own_stop = construction_stop.Or(&superseded[at - first_construction]);
-      if (!must_run && own_stop.ShouldStop()) {
-        book_.AddError(at, name, "not started: the time limit was reached", absl::Now());
-        return;
-      }
-      const MapInput own{shared_.graph,           shared_.allocation, shared_.options, own_stop,
-                         /*on_progress=*/nullptr, shared_.pattern,    shared_.initial};
-      check_optimal(at, RunConstruction(registry_, name, at, own, book_));
-    });
+    constructions.run([&, at, must_run] { run_construction(name, at, must_run); });
   }
   constructions.wait();
+  for (const auto& [at, name] : deferred) {
+    const std::string& fallback = *name;
+    if (!book_.empty() && static_cast<double>(book_.best_hop_bytes()) <=
+                              plan_.grid_fallback_within * static_cast<double>(bound_.value)) {
+      book_.AddError(
+          at, fallback,
+          absl::StrCat("not run: the graph is a grid and ", book_.best_name(), " is within ",
+                       plan_.grid_fallback_within, "x the lower bound (docs/tuning.md)"),
+          absl::Now());
+    } else {
+      run_construction(fallback, at, book_.empty());
+    }
+  }
   if (book_.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("no candidate produced a mapping; first error: ", book_.first_error()));

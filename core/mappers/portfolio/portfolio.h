@@ -21,6 +21,12 @@ struct PortfolioPlan {
   // Constructions only worth their CPU on large jobs: skipped (and listed) when the
   // graph has fewer tasks. Pairs of (name, min tasks).
   std::vector<std::pair<std::string, int64_t>> task_minimums;
+  // On a job the analyzer finds a near-neighbour grid in, these constructions (for
+  // irregular graphs) start after the others, and not at all when one of those is
+  // within grid_fallback_within x the lower bound: they never came near the grid
+  // constructions there and held a core for most of the budget (docs/tuning.md).
+  std::vector<std::string> grid_fallbacks;
+  double grid_fallback_within = 1.1;
   // The best this many distinct construction results, those within refine_within x
   // the best hop-bytes, are refined by pair exchanges, concurrently.
   int32_t refine_best = 3;

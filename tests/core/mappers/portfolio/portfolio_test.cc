@@ -250,6 +250,47 @@ TEST(PortfolioTest, SearchesSkipAMappingRefinementLeftUnchanged) {
   }
 }
 
+// On a grid, a fallback for irregular graphs (hybrid) starts after the other
+// constructions, and not at all when one of them is within grid_fallback_within x
+// the lower bound: fold's mapping of a 2D 5-point stencil is (1.016x), of a 9-point
+// stencil not (1.23x).
+TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
+  const Allocation torus = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  PortfolioPlan plan;
+  plan.constructions = {"in-order", "fold", "hybrid"};
+  plan.grid_fallbacks = {"hybrid"};
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  auto hybrid = [&](const std::string& kind) {
+    GeneratorOptions gen;
+    gen.kind = kind;
+    gen.dims = {32, 32};
+    const TaskGraph graph = *GenerateGraph(gen);
+    const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, torus);
+    EXPECT_TRUE(out.ok()) << out.status();
+    EXPECT_THAT(out->winner, ::testing::StartsWith("fold"));
+    for (const Candidate& c : out->candidates) {
+      if (c.algorithm.rfind("hybrid", 0) == 0) return c;
+    }
+    return Candidate{};
+  };
+  const Candidate near = hybrid("stencil2d-5");
+  EXPECT_EQ(near.algorithm, "hybrid");
+  EXPECT_THAT(near.error,
+              ::testing::HasSubstr("not run: the graph is a grid and fold(g0=X8.Y4,g1=Z16.Y2) is "
+                                   "within 1.1x the lower bound"));
+  const Candidate far = hybrid("stencil2d-9");
+  EXPECT_THAT(far.algorithm, ::testing::StartsWith("hybrid"));
+  EXPECT_TRUE(far.error.empty()) << far.error;
+  EXPECT_GT(far.hop_bytes, 0);
+  // Without the rule it runs beside the others.
+  plan.grid_fallbacks.clear();
+  const Candidate beside = hybrid("stencil2d-5");
+  EXPECT_TRUE(beside.error.empty()) << beside.error;
+  plan.grid_fallback_within = 0.5;
+  EXPECT_THAT(plan.Validate().message(), ::testing::HasSubstr("grid_fallback_within must be >= 1"));
+}
+
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and
 // mahd it was not started within the default budget); elsewhere the plan's order.
 TEST(PortfolioTest, RecBisectComesEarlyOnAHierarchy) {
