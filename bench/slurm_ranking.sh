@@ -21,7 +21,8 @@
 # MG at 1,024 ranks, their own message sizes; message_bytes "recorded").
 # Writes {"runs": [{"topology", "allocation", "nodes", "graph", "message_bytes",
 # "tasks", "placement", "hop_bytes", "comm_time_s", "longest_route_hops",
-# "crossing_bytes"}]} (placement slurm or hopmap; longest_route_hops: the hops of the
+# "crossing_bytes"}]} (placement slurm, hopmap or hopmap-congestion, the last
+# `hopmap map --objective congestion`; longest_route_hops: the hops of the
 # placement's most dilated edge; crossing_bytes null on the torus) to FILE and prints
 # the table and the targets. quick takes about 30 s, full about 11 minutes (2 cores).
 #

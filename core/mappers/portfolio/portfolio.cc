@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/mappers/construct/rec_bisect.h"
+#include "core/mappers/local_search/congestion_refine.h"
 #include "core/mappers/local_search/grasp.h"
 #include "core/mappers/local_search/iterated_refine.h"
 #include "core/mappers/local_search/refine.h"
@@ -62,6 +63,13 @@ absl::Status PortfolioPlan::Validate() const {
   if (!(grid_fallback_within >= 1) || !std::isfinite(grid_fallback_within)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "portfolio plan: grid_fallback_within must be >= 1, got ", grid_fallback_within));
+  }
+  if (!(congestion_share >= 0 && congestion_share <= 1) || !(congestion_links_per_second > 0) ||
+      !std::isfinite(congestion_links_per_second)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: congestion_share must be in [0, 1] and congestion_links_per_second > 0, "
+        "got ",
+        congestion_share, " and ", congestion_links_per_second));
   }
   if (absl::Status s = anneal.Validate(); !s.ok()) return s;
   return absl::OkStatus();
@@ -398,6 +406,8 @@ class PortfolioRun {
   absl::StatusOr<Next> SearchLarge();
   // Small problems: GRASP with robust tabu search from the best.
   absl::StatusOr<Next> SearchSmall();
+  // The congestion objective: exchanges that lower the busiest link, from the best.
+  absl::StatusOr<Next> RefineLinkLoads();
 
   MapOutput Finish() && {
     MapOutput out = std::move(book_).Finish();
@@ -659,10 +669,34 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchSmall() {
   return Next::kContinue;
 }
 
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
+  if (input_.options.objective != Objective::kCongestion || plan_.congestion_share <= 0 ||
+      input_.stop.ShouldStop() || input_.graph.num_edges() == 0 ||
+      input_.allocation.machine().num_links() == 0) {
+    return Next::kContinue;
+  }
+  const absl::Time start = absl::Now();
+  CongestionRefineOptions options;
+  options.max_work = static_cast<int64_t>(std::clamp(
+      plan_.congestion_share * EffectiveTimeLimitSeconds(input_.options, input_.graph.num_tasks()) *
+          plan_.congestion_links_per_second,
+      1.0, 9e18));
+  CongestionRefineStats stats;
+  std::vector<SlotId> refined =
+      RefineCongestion(input_.graph, input_.allocation, book_.best_slots(), input_.options.routing,
+                       options, input_.stop, Near(), &stats);
+  book_.Add(index_++, "congestion-refine", std::move(refined), start,
+            {{"exchanges", static_cast<double>(stats.exchanges)},
+             {"max_link_load_before", stats.start_max_load},
+             {"max_link_load_after", stats.end_max_load},
+             {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+  return Next::kContinue;
+}
+
 // The phases in the order they run; a phase that returns kDone ends the run.
 constexpr absl::StatusOr<PortfolioRun::Next> (PortfolioRun::*kPhases[])() = {
     &PortfolioRun::OfferInitial, &PortfolioRun::Construct,   &PortfolioRun::RefineBest,
-    &PortfolioRun::SearchLarge,  &PortfolioRun::SearchSmall,
+    &PortfolioRun::SearchLarge,  &PortfolioRun::SearchSmall, &PortfolioRun::RefineLinkLoads,
 };
 
 }  // namespace

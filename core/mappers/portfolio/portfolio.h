@@ -63,6 +63,11 @@ struct PortfolioPlan {
   double anneal_edge_rate = 4.2e9;
   double anneal_min_edge_rate = 4e7;
   int64_t anneal_min_moves_per_task = 50;
+  // With the congestion objective, last: exchanges that lower the busiest link
+  // (RefineCongestion) from the best, over route links worth congestion_share of the
+  // budget at congestion_links_per_second (a count of work, not the clock).
+  double congestion_share = 0.3;
+  double congestion_links_per_second = 5e7;
   // The anneal options; runs of more than anneal.moves_per_task moves per task
   // start hotter (x sqrt of the ratio, at most 3.3x).
   AnnealOptions anneal;

@@ -291,6 +291,35 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
   EXPECT_THAT(plan.Validate().message(), ::testing::HasSubstr("grid_fallback_within must be >= 1"));
 }
 
+// With the congestion objective the last candidate lowers the busiest link from the
+// best, and wins: the busiest link carries less than any other candidate's.
+TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 1000;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  PortfolioPlan plan = DefaultPortfolioPlan();
+  plan.restarts = 1;
+  const PortfolioMapper mapper(&BuiltinMappers(), plan);
+  MapperOptions options;
+  options.objective = Objective::kCongestion;
+  options.time_limit_seconds = 60;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  const absl::StatusOr<MapOutput> out =
+      mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_FALSE(out->candidates.empty());
+  const Candidate& last = out->candidates.back();
+  EXPECT_EQ(last.algorithm, "congestion-refine");
+  EXPECT_EQ(out->winner, "congestion-refine");
+  for (const Candidate& c : out->candidates) {
+    if (c.error.empty() && &c != &last) {
+      EXPECT_LT(last.max_link_load, c.max_link_load) << c.algorithm;
+    }
+  }
+}
+
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and
 // mahd it was not started within the default budget); elsewhere the plan's order.
 TEST(PortfolioTest, RecBisectComesEarlyOnAHierarchy) {
