@@ -24,7 +24,7 @@
 # "crossing_bytes"}]} (placement slurm, hopmap or hopmap-congestion, the last
 # `hopmap map --objective congestion`; longest_route_hops: the hops of the
 # placement's most dilated edge; crossing_bytes null on the torus) to FILE and prints
-# the table and the targets. quick takes about 30 s, full about 11 minutes (2 cores).
+# the table and the targets. quick takes about 30 s, full about 5 minutes (2 cores).
 #
 # Usage: bash bench/slurm_ranking.sh quick|full -o FILE.json
 # Environment: BUILD (build); KEEP_WORK=DIR keeps the cluster's files and the graphs.
