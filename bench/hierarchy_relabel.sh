@@ -26,7 +26,7 @@ cost() { # GRAPH -> hopmap's cost of its mapping onto the current hierarchy
 }
 printf '| graph | H | cost as given | costs renumbered (seeds 1-5) | median / as given |\n'
 printf '|---|---|---:|---|---:|\n'
-worst=0 ratios=()
+ratios=()
 for g in "${graphs[@]}"; do
   gen_graph "$g"
   n=$(grep -m1 '^# tasks:' "$TMP/$g.edgelist" | awk '{print $3}')

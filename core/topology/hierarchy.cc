@@ -48,16 +48,18 @@ absl::StatusOr<HierarchyMachine> HierarchyMachine::Create(std::vector<int32_t> a
       m.max_hops_ = distances[i];
     }
   }
-  // The packed digits (Hops); a hierarchy too deep for 64 bits, or with more PEs
-  // than kMaxPackedPes (8 bytes each), keeps the divisions.
+  // The packed digits (Hops); a hierarchy of more PEs than kMaxPackedPes (8 bytes
+  // each) keeps the divisions. The digits always fit a word: a level of arity A
+  // takes bit_width(A - 1) <= 1.3 log2(A) bits (the most at A = 5), so at most
+  // 1.3 x 31 = 41 bits for the fewer than 2^31 PEs FatTreeMachine::Create allows.
   constexpr int64_t kMaxPackedPes = int64_t{1} << 22;
   int bits = 0;
   for (int i = 0; i < levels; ++i) {
     const int width = std::bit_width(static_cast<uint32_t>(arities[i] - 1));
-    for (int b = bits; b < bits + width && b < 64; ++b) m.hops_of_top_bit_[b] = distances[i];
+    for (int b = bits; b < bits + width; ++b) m.hops_of_top_bit_[b] = distances[i];
     bits += width;
   }
-  if (bits <= 64 && m.group_size_[levels] <= kMaxPackedPes) {
+  if (m.group_size_[levels] <= kMaxPackedPes) {
     m.code_of_pe_.resize(m.group_size_[levels]);
     for (int64_t pe = 0; pe < m.group_size_[levels]; ++pe) {
       uint64_t code = 0;

@@ -45,19 +45,11 @@ class LoadBook {
   // Adds (sign +1) or removes (-1) an edge's loads at its endpoints' current nodes;
   // `touched`, when given, collects the links whose load changed.
   void AddEdge(TaskId u, TaskId v, Bytes w, int sign, std::vector<int64_t>* touched = nullptr) {
-    const int32_t pu = placement_.position_of(u);
-    const int32_t pv = placement_.position_of(v);
-    if (pu == pv) return;
-    const NodeId a = placement_.allocation().node_at(pu);
-    const NodeId b = placement_.allocation().node_at(pv);
     const double half = 0.5 * static_cast<double>(w) * kUnitsPerByte;
-    auto visit = [&](int64_t link, double share) {
-      ++work_;
+    ForEachRouteLinkOfEdge(u, v, [&](int64_t link, double share) {
       loads_[link] += sign * std::llround(half * share);
       if (touched != nullptr) touched->push_back(link);
-    };
-    machine_.ForEachRouteLink(a, b, routing_, visit);
-    machine_.ForEachRouteLink(b, a, routing_, visit);
+    });
   }
   // Every edge of `a` and of `b` (kNoTask: none) once.
   void AddEdgesOf(TaskId a, TaskId b, int sign, std::vector<int64_t>* touched = nullptr) {
@@ -77,18 +69,8 @@ class LoadBook {
   }
   // Whether an edge between the nodes of u and v is routed over `link`.
   [[nodiscard]] bool Crosses(TaskId u, TaskId v, int64_t link) const {
-    const int32_t pu = placement_.position_of(u);
-    const int32_t pv = placement_.position_of(v);
-    if (pu == pv) return false;
-    const NodeId a = placement_.allocation().node_at(pu);
-    const NodeId b = placement_.allocation().node_at(pv);
     bool found = false;
-    auto visit = [&](int64_t l, double) {
-      ++work_;
-      found = found || l == link;
-    };
-    machine_.ForEachRouteLink(a, b, routing_, visit);
-    machine_.ForEachRouteLink(b, a, routing_, visit);
+    ForEachRouteLinkOfEdge(u, v, [&](int64_t l, double) { found = found || l == link; });
     return found;
   }
   [[nodiscard]] int64_t load(int64_t link) const { return loads_[link]; }
@@ -96,6 +78,23 @@ class LoadBook {
   [[nodiscard]] int64_t work() const { return work_; }
 
  private:
+  // The links of both directions of an edge between the current nodes of u and v
+  // (none on one node), each visit counted as work.
+  template <typename Visit>
+  void ForEachRouteLinkOfEdge(TaskId u, TaskId v, Visit visit) const {
+    const int32_t pu = placement_.position_of(u);
+    const int32_t pv = placement_.position_of(v);
+    if (pu == pv) return;
+    const NodeId a = placement_.allocation().node_at(pu);
+    const NodeId b = placement_.allocation().node_at(pv);
+    auto counted = [&](int64_t link, double share) {
+      ++work_;
+      visit(link, share);
+    };
+    machine_.ForEachRouteLink(a, b, routing_, counted);
+    machine_.ForEachRouteLink(b, a, routing_, counted);
+  }
+
   const Placement& placement_;
   const Machine& machine_;
   const Routing routing_;

@@ -610,7 +610,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchLarge() {
     // rec-bisect draws its cuts at random: when its mapping is the best, the
     // restarts (the same construction with other seeds) can still land lower.
     if (plan_.perturbations > 0 && book_.best_name() == "rec-bisect") {
-      IteratedSearch(plan_, input_, shared_, book_.best_slots(), Near(), book_, index_,
+      IteratedSearch(plan_, input_, shared_, /*start_slots=*/{}, Near(), book_, index_,
                      /*from_start=*/false);
     }
     return Next::kContinue;

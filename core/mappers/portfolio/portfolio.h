@@ -44,12 +44,13 @@ struct PortfolioPlan {
   // best result wins. Only jobs up to restart_max_tasks (docs/tuning.md).
   int32_t restarts = 8;
   int64_t restart_max_tasks = 65536;
-  // The searches of large problems (iterated local search, restarts, annealing) do
-  // not run when the best mapping after refinement is one that pair exchanges left
-  // as it was (its refinement applied none and ended at a local optimum): from
-  // such a start, a structured construction's on a regular graph, they found
-  // nothing better on any job measured, and they would spend the rest of the budget
-  // (docs/tuning.md).
+  // The searches of large problems from the best (iterated local search,
+  // annealing) do not run when the best mapping after refinement is one that pair
+  // exchanges left as it was (its refinement applied none and ended at a local
+  // optimum): from such a start, a structured construction's on a regular graph,
+  // they found nothing better on any job measured, and they would spend the rest of
+  // the budget. The restarts still run when that best is rec-bisect's (other seeds
+  // can land lower; docs/tuning.md).
   bool skip_searches_at_exchange_optimum = true;
   // Beside the iterated search and the restarts (which use one core: their
   // refinements are small), simulated annealing from the same start on another core,

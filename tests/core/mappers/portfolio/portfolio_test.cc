@@ -196,10 +196,7 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
 // found from it, the answer is the same, and the budget is not spent); from one the
 // refinement changed they run.
 TEST(PortfolioTest, SearchesSkipAMappingRefinementLeftUnchanged) {
-  GeneratorOptions gen;
-  gen.kind = "stencil2d-9";
-  gen.dims = {64, 64};
-  const TaskGraph stencil = *GenerateGraph(gen);
+  const TaskGraph stencil = testing::Generate("stencil2d-9", {64, 64});
   const Allocation torus = *Allocation::WholeMachine(Torus({16, 16, 16}));
   PortfolioPlan plan;
   plan.constructions = {"in-order", "fold"};
@@ -231,10 +228,7 @@ TEST(PortfolioTest, SearchesSkipAMappingRefinementLeftUnchanged) {
             ComputeHopBytes(stencil, torus, skipped->slot_of_task));
 
   // A random geometric graph: refinement changes rec-bisect's mapping, the searches run.
-  gen = GeneratorOptions{};
-  gen.kind = "random-geometric";
-  gen.tasks = 1000;
-  const TaskGraph irregular = *GenerateGraph(gen);
+  const TaskGraph irregular = testing::Generate("random-geometric", {}, 1000);
   plan = PortfolioPlan{};
   plan.constructions = {"in-order", "rec-bisect"};
   plan.perturbations = 20;
@@ -262,10 +256,7 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
   plan.perturbations = 0;
   plan.anneal_share = 0;
   auto hybrid = [&](const std::string& kind) {
-    GeneratorOptions gen;
-    gen.kind = kind;
-    gen.dims = {32, 32};
-    const TaskGraph graph = *GenerateGraph(gen);
+    const TaskGraph graph = testing::Generate(kind, {32, 32});
     const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, torus);
     EXPECT_TRUE(out.ok()) << out.status();
     EXPECT_THAT(out->winner, ::testing::StartsWith("fold"));
@@ -294,10 +285,7 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
 // With the congestion objective the last candidate lowers the busiest link from the
 // best, and wins: the busiest link carries less than any other candidate's.
 TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
-  GeneratorOptions gen;
-  gen.kind = "random-geometric";
-  gen.tasks = 1000;
-  const TaskGraph graph = *GenerateGraph(gen);
+  const TaskGraph graph = testing::Generate("random-geometric", {}, 1000);
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
   PortfolioPlan plan = DefaultPortfolioPlan();
   plan.restarts = 1;
