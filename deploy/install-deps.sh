@@ -59,6 +59,9 @@ packages=(
   dpkg-dev lintian
   # /usr/bin/time: wall time and peak RSS in bench/scaling.sh and bench/anneal_rate.sh.
   time
+  # bc: the ratios in the benchmarks' tables (bench/hierarchy_scotch.sh, stop_early.sh
+  # and others); Debian's minimal images leave it out (priority standard).
+  bc
   clang-format
   # deploy/check-style.sh measures functions' lengths with Universal Ctags.
   universal-ctags
