@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -16,7 +17,7 @@ using ::hopmap::testing::RunHopmap;
 using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 // lulesh's 64 ranks, each overloaded 4x on ranks 0..7.
 std::string LoadsFile() {

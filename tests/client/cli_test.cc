@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -22,7 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 const std::string kData = std::string(HOPMAP_DATA_DIR);
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 std::vector<std::string> RealGraphs() {
   std::vector<std::string> graphs;
@@ -364,8 +365,8 @@ using ::hopmap::testing::RunHopmap;
 // errors name the file.
 TEST(ConvertCommandTest, RealGraphRoundTripsThroughScotchFormat) {
   const std::string source = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
-  const std::string grf = ::testing::TempDir() + "/convert_lulesh.grf";
-  const std::string back = ::testing::TempDir() + "/convert_lulesh.mtx";
+  const std::string grf = hopmap::testing::TempPath("convert_lulesh.grf");
+  const std::string back = hopmap::testing::TempPath("convert_lulesh.mtx");
   ASSERT_EQ(RunHopmap("convert " + source + " -o " + grf).exit_code, 0);
   ASSERT_EQ(RunHopmap("convert " + grf + " -o " + back).exit_code, 0);
   const auto original = RunHopmap("convert " + source + " --to edgelist");
@@ -377,7 +378,8 @@ TEST(ConvertCommandTest, RealGraphRoundTripsThroughScotchFormat) {
   const auto missing = RunHopmap("convert /nonexistent/g.edgelist -o x.grf");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("/nonexistent/g.edgelist"), std::string::npos) << missing.err;
-  const auto bad_ext = RunHopmap("convert " + source + " -o " + ::testing::TempDir() + "/x.weird");
+  const auto bad_ext =
+      RunHopmap("convert " + source + " -o " + hopmap::testing::TempPath("x.weird"));
   EXPECT_EQ(bad_ext.exit_code, 1);
   EXPECT_NE(bad_ext.err.find("--to"), std::string::npos) << bad_ext.err;
 }
@@ -394,7 +396,7 @@ using ::hopmap::testing::RunHopmap;
 // mapping of the wrong size is refused with one line naming it.
 TEST(MapInitialTest, RefineAndAutoStartFromTheGivenMapping) {
   const std::string graph = std::string(HOPMAP_DATA_DIR) + "/commgraphs/cnca_lulesh_64.edgelist";
-  const std::string perm = ::testing::TempDir() + "/initial_random.perm";
+  const std::string perm = hopmap::testing::TempPath("initial_random.perm");
   const std::string problem = "--local --machine torus:4x4x4:cores=2 --graph " + graph;
   ASSERT_EQ(
       RunHopmap("map " + problem + " --algorithm random --format perm -q -o " + perm).exit_code, 0);
@@ -418,7 +420,7 @@ TEST(MapInitialTest, RefineAndAutoStartFromTheGivenMapping) {
   EXPECT_EQ(a["candidates"][0]["hop_bytes"], given["hop_bytes"]);
   EXPECT_LE(a["hop_bytes"].get<int64_t>(), r["hop_bytes"].get<int64_t>());
 
-  const std::string short_perm = ::testing::TempDir() + "/initial_short.perm";
+  const std::string short_perm = hopmap::testing::TempPath("initial_short.perm");
   ::hopmap::testing::WriteFile(short_perm, "0\n1\n2\n");
   const auto bad = RunHopmap("map " + problem + " --algorithm refine --initial " + short_perm);
   EXPECT_EQ(bad.exit_code, 1);

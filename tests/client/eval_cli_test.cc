@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -15,7 +16,7 @@ using ::hopmap::testing::RunHopmap;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 // The lines of `text` after the one that starts with `header`, up to the first line
 // that is not indented.

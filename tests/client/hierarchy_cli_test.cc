@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -14,7 +15,7 @@ using ::hopmap::testing::FileSize;
 using ::hopmap::testing::RunHopmap;
 using ::testing::HasSubstr;
 
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 const std::string kMachine = "hierarchy:4x4x4:distances=1,10,100";
 
 TEST(HierarchyCliTest, MapEvalSimulateAndDrawTakeAHierarchy) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -51,7 +52,7 @@ TEST(MapLibEvalTest, ReproducesPublishedHopBytes) {
       ReadFile(kCommgraphs + "reference_mappings/maplib_hopbytes_reference.tsv"));
   std::string line;
   int checked_eq = 0, checked_diag = 0;
-  const std::string perm_path = ::testing::TempDir() + "/maplib.perm";
+  const std::string perm_path = hopmap::testing::TempPath("maplib.perm");
   while (std::getline(table, line)) {
     if (line.empty() || line[0] == '#' || line.rfind("app\t", 0) == 0) continue;
     std::vector<std::string> f = absl::StrSplit(line, '\t');

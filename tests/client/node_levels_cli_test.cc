@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 using ::hopmap::testing::RunHopmap;
 using ::testing::HasSubstr;
 
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 const std::string kMachine = "torus:2x2:node=2x4x2:node-distances=1,5,20";
 
 TEST(NodeLevelsCliTest, MapAndEvalGiveTheNodeAndFullCosts) {

@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -17,7 +18,7 @@ using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 
 const std::string kQaplib = std::string(HOPMAP_DATA_DIR) + "/qaplib";
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 // cost(p) = sum A[i][j] B[p(i)][p(j)] from the .dat, p 1-based: computed here so the
 // test does not trust the binary's own arithmetic.

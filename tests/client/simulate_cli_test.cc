@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -22,7 +23,7 @@ using ::hopmap::testing::WriteFile;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 class SimulateCliTest : public ::testing::Test {
  protected:

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -22,7 +23,7 @@ using ::testing::StartsWith;
 
 const std::string kTopology = std::string(HOPMAP_DATA_DIR) + "/slurm/topology.yaml";
 const std::string kSpec = "slurm-topology:" + kTopology;
-const std::string kTmp = ::testing::TempDir();
+const std::string kTmp = hopmap::testing::TempFolder();
 
 void ExpectOneLineError(const std::string& args, const std::string& message) {
   auto r = RunHopmap(args);

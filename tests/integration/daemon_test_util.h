@@ -16,13 +16,9 @@
 #include "nlohmann/json.hpp"
 #include "proto/convert/convert.h"
 #include "tests/integration/daemon_process.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
-
-// A path in the test's temporary directory, unique to this process.
-inline std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/hopmap_it_" + std::to_string(getpid()) + "_" + name;
-}
 
 inline std::unique_ptr<client::HopmapClient> ConnectTo(const DaemonProcess& daemon,
                                                        std::string token = "") {

@@ -6,12 +6,13 @@
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
 namespace {
 
 TEST(NodeLevelsIntegrationTest, TheDaemonReportsTheCostsInsideTheNodes) {
-  const std::string graph = ::testing::TempDir() + "/node_levels_daemon.graph";
+  const std::string graph = hopmap::testing::TempPath("node_levels_daemon.graph");
   ASSERT_EQ(RunHopmap("gen stencil3d-7 --dims 8x8x4 --wrap --bytes 1024 -o " + graph).exit_code, 0);
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.Start({}, TempPath("node_levels_daemon.log"))) << daemon.error();

@@ -14,6 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(SimulateIntegrationTest, TheDaemonPredictsWhatTheLocalRunPredicts) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = hopmap::testing::TempFolder();
   const std::string graph = dir + "/simulate_daemon.graph";
   const std::string answer = dir + "/simulate_daemon.json";
   ASSERT_EQ(RunHopmap("gen stencil3d-7 --dims 4x4x4 --wrap --bytes 4096 -o " + graph).exit_code, 0);
@@ -69,7 +70,7 @@ TEST(SimulateIntegrationTest, TheDaemonPredictsWhatTheLocalRunPredicts) {
 }
 
 TEST(SimulateIntegrationTest, TheDaemonSplitsBytesByLinkClassAsTheLocalRun) {
-  const std::string graph = ::testing::TempDir() + "/simulate_daemon_gpu.graph";
+  const std::string graph = hopmap::testing::TempPath("simulate_daemon_gpu.graph");
   ASSERT_EQ(RunHopmap("gen stencil2d-5 --dims 8x8 --bytes 4096 -o " + graph).exit_code, 0);
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.Start({}, TempPath("simulate_daemon_gpu.log"))) << daemon.error();

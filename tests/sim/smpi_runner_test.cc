@@ -15,6 +15,7 @@
 #include "core/io/machine_spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::sim {
 namespace {
@@ -62,7 +63,7 @@ class SmpiRunnerTest : public ::testing::Test {
     // A fresh folder as TMPDIR, so the test sees what the runner leaves behind.
     const char* old = std::getenv("TMPDIR");
     old_tmpdir_ = old != nullptr ? old : "";
-    std::string pattern = ::testing::TempDir() + "/smpi_runner.XXXXXX";
+    std::string pattern = hopmap::testing::TempPath("smpi_runner.XXXXXX");
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     tmp_ = pattern;
     setenv("TMPDIR", tmp_.c_str(), 1);
@@ -150,7 +151,7 @@ class ComputeProfileTest : public SmpiRunnerTest {
     return SimulateMpiProgram(request,
                               {HOPMAP_HALO2D_PROFILED, {"8", "8", "65536", "4", "200000"}, {}});
   }
-  std::string profile_ = ::testing::TempDir() + "/compute_profile";
+  std::string profile_ = hopmap::testing::TempPath("compute_profile");
 };
 
 TEST_F(ComputeProfileTest, ReplayedComputationIsTheMeasuredOneEveryRun) {

@@ -11,6 +11,7 @@
 #include "core/io/line_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -47,7 +48,7 @@ void ExpectSameGraph(const TaskGraph& a, const TaskGraph& b) {
 }
 
 std::string WriteTemp(const std::string& name, const std::string& contents) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = hopmap::testing::TempPath(name);
   std::ofstream(path, std::ios::binary) << contents;
   return path;
 }
@@ -714,7 +715,7 @@ TEST(ReadGraphTest, ReadsByExtensionOrGivenFormat) {
 }
 
 TEST(ReadGraphTest, MissingFileIsNotFoundWithThePath) {
-  const std::string path = ::testing::TempDir() + "/io_test_no_such_file.mtx";
+  const std::string path = hopmap::testing::TempPath("io_test_no_such_file.mtx");
   absl::StatusOr<TaskGraph> g = ReadGraph(path);
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.status().code(), absl::StatusCode::kNotFound);
@@ -726,7 +727,7 @@ TEST(ReadGraphTest, MissingFileIsNotFoundWithThePath) {
 
 TEST(WriteGraphTest, WritesAtomicallyAndReadsBack) {
   const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "io_test_write_graph";
+      std::filesystem::path(hopmap::testing::TempPath("io_test_write_graph"));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const TaskGraph g = IrregularGraph();

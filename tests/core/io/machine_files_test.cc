@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -20,7 +21,7 @@ const std::string kSlurmDir = std::string(HOPMAP_DATA_DIR) + "/machines/slurm_to
 
 // Writes `content` to a fresh file under the test temp dir and returns its path.
 std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "/machine_files_test_" + name;
+  const std::string path = hopmap::testing::TempPath("machine_files_test_" + name);
   std::ofstream out(path, std::ios::trunc);
   out << content;
   return path;

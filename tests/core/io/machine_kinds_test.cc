@@ -14,6 +14,7 @@
 #include "core/io/machine_spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "/machine_kinds_test_" + name;
+  const std::string path = hopmap::testing::TempPath("machine_kinds_test_" + name);
   std::ofstream out(path, std::ios::trunc);
   out << content;
   return path;

@@ -10,6 +10,7 @@
 #include "core/topology/catalog.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -22,7 +23,7 @@ const std::string kTara =
 
 // Writes `content` to a fresh file under the test temp dir and returns its path.
 std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "/machine_spec_test_" + name;
+  const std::string path = hopmap::testing::TempPath("machine_spec_test_" + name);
   std::ofstream out(path, std::ios::trunc);
   out << content;
   return path;
@@ -617,7 +618,7 @@ TEST(MachineSpecErrorTest, UnknownOptionAfterAKnownOneNamesOnlyTheBadSegment) {
 }
 
 TEST(MachineSpecErrorTest, MissingFiles) {
-  const std::string missing = ::testing::TempDir() + "/machine_spec_test_no_such.conf";
+  const std::string missing = hopmap::testing::TempPath("machine_spec_test_no_such.conf");
   // A missing file stays NotFound; the spec is added to its message.
   std::string error = SpecError("slurm:" + missing, absl::StatusCode::kNotFound);
   EXPECT_THAT(error, HasSubstr("machine spec 'slurm:" + missing + "': "));
@@ -703,7 +704,7 @@ TEST(ReadNodeSelectionTest, EmptyFile) {
 TEST(ReadNodeSelectionTest, MissingFile) {
   std::shared_ptr<Machine> m = MustParse("torus:8x8");
   ASSERT_NE(m, nullptr);
-  const std::string path = ::testing::TempDir() + "/machine_spec_test_no_such_nodes.txt";
+  const std::string path = hopmap::testing::TempPath("machine_spec_test_no_such_nodes.txt");
   absl::StatusOr<std::vector<NodeId>> nodes = ReadNodeSelection("@" + path, *m);
   ASSERT_FALSE(nodes.ok());
   EXPECT_EQ(nodes.status().code(), absl::StatusCode::kNotFound);

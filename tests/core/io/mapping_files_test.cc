@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -61,7 +62,7 @@ TEST(ParseMappingTest, Errors) {
 }
 
 TEST(ParseMappingTest, MissingFile) {
-  const std::string path = ::testing::TempDir() + "/report_json_test_no_such.perm";
+  const std::string path = hopmap::testing::TempPath("report_json_test_no_such.perm");
   absl::StatusOr<std::vector<SlotId>> slots = ReadMappingFile(path);
   ASSERT_FALSE(slots.ok());
   EXPECT_EQ(slots.status().code(), absl::StatusCode::kNotFound);

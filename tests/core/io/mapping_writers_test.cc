@@ -17,6 +17,7 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -349,7 +350,7 @@ TEST(MappingWritersTest, RankfileRunsUnderMpirun) {
   const std::string text = MustFormat(a, {1, 0}, MappingFormat::kRankfile);
   EXPECT_EQ(text, absl::StrCat("rank 0=", host, " slot=1\nrank 1=", host, " slot=0\n"));
 
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = hopmap::testing::TempFolder();
   const std::string good = dir + "/hopmap_rankfile_good.txt";
   const std::string bad = dir + "/hopmap_rankfile_bad.txt";
   WriteFile(good, text);

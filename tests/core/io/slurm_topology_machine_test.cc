@@ -20,6 +20,7 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -32,7 +33,7 @@ const std::string kSample = std::string(HOPMAP_DATA_DIR) + "/slurm/topology.yaml
 const std::string kBlockConf = std::string(HOPMAP_DATA_DIR) + "/slurm/block_topology.conf";
 
 std::string WriteTemp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "/slurm_topology_machine_test_" + name;
+  const std::string path = hopmap::testing::TempPath("slurm_topology_machine_test_" + name);
   std::ofstream out(path, std::ios::trunc);
   out << content;
   return path;

@@ -6,6 +6,7 @@
 #include "core/simulate/traffic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -62,7 +63,7 @@ TEST(NetworkModelTest, DefaultsApplyWithoutLinkOptionsAndAllPairsRoutesEveryPair
 }
 
 TEST(NetworkModelTest, AnExplicitHopMatrixHasNoNetworkToSimulate) {
-  const std::string path = ::testing::TempDir() + "/hops.txt";
+  const std::string path = hopmap::testing::TempPath("hops.txt");
   FILE* f = std::fopen(path.c_str(), "w");
   ASSERT_NE(f, nullptr);
   std::fputs("0 1\n1 0\n", f);

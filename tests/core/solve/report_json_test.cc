@@ -17,6 +17,7 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -378,7 +379,7 @@ TEST(ParseMappingTest, JsonReportRoundTrip) {
     EXPECT_THAT(*slots, ElementsAre(5, 0, 2, 4));
   }
   // Through a file too.
-  const std::string path = ::testing::TempDir() + "/report_json_test_report.json";
+  const std::string path = hopmap::testing::TempPath("report_json_test_report.json");
   {
     std::ofstream out(path, std::ios::trunc);
     out << j.dump(2);
