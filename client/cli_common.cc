@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/io/escape.h"
 #include "core/io/graph_format.h"
+#include "core/io/line_reader.h"
 #include "core/io/machine_spec.h"
 #include "core/io/object_values.h"
 
@@ -169,22 +170,7 @@ absl::Status WriteOutput(const std::string& path, const std::string& text) {
     if (!std::cout) return absl::DataLossError("cannot write to standard output");
     return absl::OkStatus();
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot open for writing"));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return absl::DataLossError(absl::StrCat(path, ": write failed"));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename into place"));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, text);
 }
 
 namespace {

@@ -6,9 +6,8 @@
 # CMake clones kahypar-shared-resources, WHFC and parlaylib at the commits it pins).
 # Unlike SharedMap's build.sh, TBB and Boost come from Debian rather than downloads.
 #
-# Needs (Debian 12): apt-get install build-essential cmake git libtbb-dev libhwloc-dev
-#   libboost-program-options-dev
-# (or: bash deploy/install-deps.sh libboost-program-options-dev ... for the missing ones).
+# Needs (Debian 12): build-essential cmake git libtbb-dev libhwloc-dev
+#   libboost-program-options-dev, installed through deploy/install-deps.sh when missing.
 # Took 22 minutes (19.5 min of CPU) at JOBS=2 on a busy 2-core machine, mostly
 # Mt-KaHyPar, and 0.5 GB of disk under BUILD_ROOT.
 #
@@ -41,17 +40,22 @@ MTK_REV=f892bdcbf5d8bcb67bec361baf8f5b207d36165c       # kahypar/mt-kahypar tag 
 # Cloned by Mt-KaHyPar v1.5.3's CMake (FetchContent) at the commits it pins:
 MTK_DEPS=(kahypar/kahypar-shared-resources larsgottesbueren/WHFC cmuparlay/parlaylib)
 
-for tool in git cmake make c++ patch nice; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (apt-get install build-essential cmake git)"
-done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "JOBS must be a positive integer, got '$JOBS'"
-for header in /usr/include/tbb/tbb.h /usr/include/oneapi/tbb.h; do
-  [[ -f $header ]] && tbb_found=1
+# What the build needs from Debian, installed through the project's own script when
+# missing. Boost.Program_options is checked by its CMake package, which Mt-KaHyPar's
+# find_package reads (Boost's headers alone, from libboost1.74-dev, do not have it).
+missing=()
+for tool in git cmake make c++ patch nice; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=(build-essential cmake git patch)
 done
-[[ -n ${tbb_found:-} ]] || die "TBB headers not found (apt-get install libtbb-dev)"
-[[ -f /usr/include/hwloc.h ]] || die "hwloc headers not found (apt-get install libhwloc-dev)"
-[[ -f /usr/include/boost/program_options.hpp ]] ||
-  die "Boost.Program_options not found (apt-get install libboost-program-options-dev)"
+[[ -f /usr/include/tbb/tbb.h || -f /usr/include/oneapi/tbb.h ]] || missing+=(libtbb-dev)
+[[ -f /usr/include/hwloc.h ]] || missing+=(libhwloc-dev)
+compgen -G "/usr/lib/*/cmake/boost_program_options-*/boost_program_options-config.cmake" \
+  >/dev/null || missing+=(libboost-program-options-dev)
+if ((${#missing[@]} > 0)); then
+  bash "$HERE/../../deploy/install-deps.sh" $(printf '%s\n' "${missing[@]}" | sort -u) ||
+    die "cannot install ${missing[*]}"
+fi
 
 # url OWNER/NAME -> where to clone it from
 url() {

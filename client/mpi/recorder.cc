@@ -1,6 +1,7 @@
 #include "client/mpi/recorder.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -205,10 +206,15 @@ std::string Now() {
 }
 
 // Writes `text` to `path` through a temporary file in the same directory and a
-// rename, so a reader never sees half a file. Returns "" or what went wrong.
+// rename, so a reader never sees half a file. What exists and is not a regular file
+// (/dev/null, a FIFO) is written in place: a rename would put a regular file where
+// the device was. Returns "" or what went wrong.
 std::string WriteAtomically(const std::string& path, const std::string& text) {
-  const std::string temporary = absl::StrCat(path, ".tmp.", getpid());
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  struct stat st;
+  const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  const std::string temporary = in_place ? path : absl::StrCat(path, ".tmp.", getpid());
+  const int fd = in_place ? open(path.c_str(), O_WRONLY | O_CLOEXEC)
+                          : open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return absl::StrCat("cannot create ", temporary, ": ", std::strerror(errno));
   size_t written = 0;
   while (written < text.size()) {
@@ -217,10 +223,13 @@ std::string WriteAtomically(const std::string& path, const std::string& text) {
     if (n <= 0) {
       const std::string why = std::strerror(errno);
       close(fd);
-      unlink(temporary.c_str());
+      if (!in_place) unlink(temporary.c_str());
       return absl::StrCat("cannot write ", temporary, ": ", why);
     }
     written += static_cast<size_t>(n);
+  }
+  if (in_place) {
+    return close(fd) == 0 ? "" : absl::StrCat("cannot write ", path, ": ", std::strerror(errno));
   }
   if (fsync(fd) != 0 || close(fd) != 0) {
     const std::string why = std::strerror(errno);

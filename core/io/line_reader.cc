@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -128,7 +129,46 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
   return contents;
 }
 
-absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
+namespace {
+
+// Writes `contents` into what `path` already is (a device, a FIFO, a terminal).
+absl::Status WriteInPlace(const std::string& path, absl::string_view contents) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(path, "cannot open", errno);
+  FdCloser closer(fd);
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t put = ::write(fd, contents.data() + done, contents.size() - done);
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError(path, "cannot write", errno);
+    }
+    done += static_cast<size_t>(put);
+  }
+  if (const int err = closer.Close(); err != 0) return ErrnoError(path, "cannot write", err);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteFileAtomically(const std::string& given_path, absl::string_view contents) {
+  // Only a regular file is replaced. Renaming over /dev/null, /dev/stdout or a named
+  // pipe would put a regular file where the device was (as root, for every program
+  // on the machine), so what is not a regular file is written in place; a directory
+  // is refused by open. A symbolic link keeps pointing where it did: its target is
+  // replaced.
+  struct stat st;
+  if (::stat(given_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return WriteInPlace(given_path, contents);
+  }
+  std::string path = given_path;
+  if (::lstat(given_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    char* target = ::realpath(given_path.c_str(), nullptr);
+    if (target != nullptr) {
+      path = target;
+      std::free(target);
+    }
+  }
   // A name no other writer in this process or another one uses at the same time.
   static std::atomic<uint64_t> counter{0};
   const std::string tmp = absl::StrCat(path, ".tmp.", ::getpid(), ".", counter.fetch_add(1));

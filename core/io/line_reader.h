@@ -81,7 +81,9 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
 // Writes `contents` to a new file beside `path`, flushes it to disk and renames it
 // over `path`, so readers see the old file or the new one, never a half-written
-// one. The temporary file is removed on failure.
+// one. The temporary file is removed on failure. A `path` that exists and is not a
+// regular file (/dev/null, /dev/stdout, a FIFO) is written in place instead, and a
+// symbolic link's target is the file replaced.
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);
 
 }  // namespace hopmap

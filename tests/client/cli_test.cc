@@ -163,6 +163,34 @@ TEST(CliTest, EveryOutputFormat) {
   EXPECT_THAT(summary.err, HasSubstr("hop-bytes"));
 }
 
+// -o into a pipe writes into the pipe (`-o /dev/null` once renamed a regular file
+// over the device), and -o through a symbolic link replaces the file it names.
+TEST(CliTest, OutputIntoAPipeOrThroughALink) {
+  const std::string graph = kTmp + "/ring8_out.edgelist";
+  ASSERT_EQ(RunHopmap("gen ring --tasks 8 --bytes 10 -o " + graph).exit_code, 0);
+  const std::string map = "map --local --machine torus:2x2:cores=2 --graph " + graph +
+                          " --algorithm in-order -q --format perm -o ";
+  // A named pipe with a reader (that gives up after 20 s if nothing ever opens it).
+  const std::string pipe = kTmp + "/perm_pipe";
+  auto piped = hopmap::testing::RunShell(
+      "rm -f " + pipe + " && mkfifo " + pipe + " && { timeout 20 cat " + pipe + " >" + kTmp +
+      "/perm_from_pipe.txt & " + HOPMAP_CLI + " " + map + pipe + "; rc=$?; wait; exit $rc; }");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(ReadFile(kTmp + "/perm_from_pipe.txt"), "0\n1\n2\n3\n4\n5\n6\n7\n");
+  struct stat st;
+  ASSERT_EQ(lstat(pipe.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  const std::string target = kTmp + "/perm_target.txt";
+  const std::string link = kTmp + "/perm_link.txt";
+  std::remove(link.c_str());
+  WriteFile(target, "old\n");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  EXPECT_EQ(RunHopmap(map + link).exit_code, 0);
+  ASSERT_EQ(lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(ReadFile(target), "0\n1\n2\n3\n4\n5\n6\n7\n");
+}
+
 TEST(CliTest, UserErrorsExitOneWithOneLine) {
   const std::string graph = kData + "/commgraphs/cnca_minimd_64.edgelist";
   ExpectUserError("map --local --machine nosuch --graph " + graph, "unknown machine 'nosuch'");

@@ -194,6 +194,26 @@ TEST(MpiRecordTest, AnUnwritablePathCostsOneLineNotTheExitStatus) {
                                   "/nonexistent-dir/record.edgelist.tmp."));
 }
 
+// A recording into a named pipe goes into the pipe, which stays one (a rename over
+// it, as over /dev/null, would leave a regular file). Its reader gives up after 60 s
+// if nothing ever opens the pipe.
+TEST(MpiRecordTest, ARecordingIntoAPipeIsWrittenInPlace) {
+  const std::string pipe = Temp("record_pipe");
+  const std::string out = Temp("record_from_pipe.edgelist");
+  const RunResult run = RunShell(absl::StrCat(
+      "rm -f ", pipe, " && mkfifo ", pipe, " && { timeout 60 cat ", pipe, " >", out, " & ",
+      Mpirun(4, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", pipe, " ",
+                             MPI_HALO, " 2 2 1 4")),
+      "; rc=$?; wait; exit $rc; }"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  struct stat st;
+  ASSERT_EQ(lstat(pipe.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_THAT(ReadFile(out), HasSubstr("# tasks: 4"));
+  std::remove(pipe.c_str());
+  std::remove(out.c_str());
+}
+
 // Hops between nodes of torus:2x2: one per coordinate that differs.
 int Hops(int a, int b) { return (a % 2 != b % 2) + (a / 2 != b / 2); }
 

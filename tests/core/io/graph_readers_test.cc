@@ -1,3 +1,9 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -748,6 +754,55 @@ TEST(WriteGraphTest, WritesAtomicallyAndReadsBack) {
       WriteGraph(g, (dir / "no_such_dir" / "g.mtx").string(), GraphFormat::kMetis);
   EXPECT_FALSE(fail.ok());
   EXPECT_THAT(Msg(fail), HasSubstr("no_such_dir"));
+  std::filesystem::remove_all(dir);
+}
+
+// What is not a regular file is written in place, never renamed over: `-o /dev/null`
+// once put a regular file where the device was. A FIFO stands in for the device (a
+// failing test must not break the machine's /dev/null), and a symbolic link stays a
+// link to the file it named.
+TEST(WriteGraphTest, WritesIntoAFifoInPlaceAndThroughALink) {
+  const std::filesystem::path dir =
+      std::filesystem::path(hopmap::testing::TempPath("io_test_write_special"));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const TaskGraph g = IrregularGraph();
+  const std::string fifo = (dir / "pipe.mtx").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  // The reader end opened first without blocking, so the writer's open does not
+  // wait; the graph's text fits in the pipe's buffer, so its write does not either.
+  // A writer that renamed over the FIFO leaves the reader an empty pipe, not a hang.
+  const int read_end = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(read_end, 0) << std::strerror(errno);
+  const absl::Status written = WriteGraph(g, fifo, GraphFormat::kMatrixMarket);
+  std::string received;
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(read_end, buffer, sizeof(buffer))) > 0;)
+    received.append(buffer, got);
+  ::close(read_end);
+  ASSERT_TRUE(written.ok()) << written;
+  struct stat st;
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  absl::StatusOr<TaskGraph> through_fifo =
+      ParseGraph(received, GraphFormat::kMatrixMarket, "the FIFO's text");
+  ASSERT_TRUE(through_fifo.ok()) << through_fifo.status();
+  ExpectSameGraph(*through_fifo, g);
+
+  const std::string target = (dir / "target.mtx").string();
+  const std::string link = (dir / "link.mtx").string();
+  std::ofstream(target) << "old";
+  std::filesystem::create_symlink(target, link);
+  ASSERT_TRUE(WriteGraph(g, link, GraphFormat::kMatrixMarket).ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  absl::StatusOr<TaskGraph> back = ReadGraph(target);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ExpectSameGraph(*back, g);
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("pipe.mtx", "target.mtx", "link.mtx"));
   std::filesystem::remove_all(dir);
 }
 
