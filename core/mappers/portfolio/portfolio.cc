@@ -365,11 +365,14 @@ class PortfolioRun {
  public:
   enum class Next { kContinue, kDone };
 
+  // `input.stop` governs every phase but the last, RefineLinkLoads, which runs until
+  // `link_loads_stop`.
   PortfolioRun(const PortfolioPlan& plan, const MapperRegistry& registry, const MapInput& input,
-               int64_t anneal_moves_per_task)
+               const StopCondition& link_loads_stop, int64_t anneal_moves_per_task)
       : plan_(plan),
         registry_(registry),
         input_(input),
+        link_loads_stop_(link_loads_stop),
         anneal_moves_per_task_(anneal_moves_per_task),
         book_(input, plan.refine_best),
         shared_(input) {
@@ -430,6 +433,7 @@ class PortfolioRun {
   const PortfolioPlan& plan_;
   const MapperRegistry& registry_;
   const MapInput& input_;
+  const StopCondition& link_loads_stop_;
   const int64_t anneal_moves_per_task_;
   CandidateBook book_;
   PatternReport pattern_;
@@ -671,7 +675,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchSmall() {
 
 absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   if (input_.options.objective != Objective::kCongestion || plan_.congestion_share <= 0 ||
-      input_.stop.ShouldStop() || input_.graph.num_edges() == 0 ||
+      link_loads_stop_.ShouldStop() || input_.graph.num_edges() == 0 ||
       input_.allocation.machine().num_links() == 0) {
     return Next::kContinue;
   }
@@ -684,7 +688,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   CongestionRefineStats stats;
   std::vector<SlotId> refined =
       RefineCongestion(input_.graph, input_.allocation, book_.best_slots(), input_.options.routing,
-                       options, input_.stop, Near(), &stats);
+                       options, link_loads_stop_, Near(), &stats);
   book_.Add(index_++, "congestion-refine", std::move(refined), start,
             {{"exchanges", static_cast<double>(stats.exchanges)},
              {"max_link_load_before", stats.start_max_load},
@@ -705,7 +709,23 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // The lower bound it computes first never ends with more tasks than slots.
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
-  PortfolioRun run(plan_, *registry_, input, AnnealMovesPerTask(input, input.graph.num_tasks()));
+  // With the congestion objective the link-load refinement, last, gets congestion_share
+  // of the time left: the phases before it stop that much earlier (GRASP and the
+  // searches would otherwise use all of it, and it would never run).
+  StopCondition before_link_loads = input.stop;
+  const absl::Time deadline = input.stop.deadline();
+  if (input.options.objective == Objective::kCongestion && plan_.congestion_share > 0 &&
+      deadline != absl::InfiniteFuture()) {
+    const absl::Time now = absl::Now();
+    if (deadline > now) {
+      before_link_loads = input.stop.Until(deadline - (deadline - now) * plan_.congestion_share);
+    }
+  }
+  const MapInput searches_input{input.graph,       input.allocation,  input.options,
+                                before_link_loads, input.on_progress, input.pattern,
+                                input.initial};
+  PortfolioRun run(plan_, *registry_, searches_input, input.stop,
+                   AnnealMovesPerTask(input, input.graph.num_tasks()));
   for (auto phase : kPhases) {
     absl::StatusOr<PortfolioRun::Next> next = (run.*phase)();
     if (!next.ok()) return next.status();

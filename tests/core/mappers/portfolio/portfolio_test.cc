@@ -308,6 +308,27 @@ TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
   }
 }
 
+// On a small problem GRASP's tabu search would use the whole budget; the link-load
+// refinement still runs, on the share the searches before it leave.
+TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
+  const TaskGraph graph = testing::Generate("random-geometric", {}, 512);
+  const Allocation allocation = testing::WholeTorus({8, 8, 8}, 1);
+  ASSERT_LE(allocation.num_slots(), DefaultPortfolioPlan().grasp_slot_limit);
+  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
+  MapperOptions options;
+  options.objective = Objective::kCongestion;
+  options.time_limit_seconds = 1;
+  const StopCondition stop(absl::Now() + absl::Seconds(1));
+  const absl::StatusOr<MapOutput> out =
+      mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_GE(out->candidates.size(), 2u);
+  EXPECT_EQ(out->candidates[out->candidates.size() - 2].algorithm, "grasp");
+  const Candidate& last = out->candidates.back();
+  EXPECT_EQ(last.algorithm, "congestion-refine");
+  EXPECT_TRUE(last.error.empty()) << last.error;
+}
+
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and
 // mahd it was not started within the default budget); elsewhere the plan's order.
 TEST(PortfolioTest, RecBisectComesEarlyOnAHierarchy) {
