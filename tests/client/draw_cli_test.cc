@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_util.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
 namespace {
@@ -24,8 +25,7 @@ void ExpectOneLineError(const std::string& args, const std::string& message) {
 class DrawCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/draw_cli_" + std::to_string(getpid());
-    mkdir(dir_.c_str(), 0755);
+    dir_ = hopmap::testing::TempFolder();
     graph_ = dir_ + "/halo.mtx";
     ASSERT_EQ(RunHopmap("gen stencil2d-5 --dims 16x8 -o " + graph_).exit_code, 0);
     problem_ = " --local --machine torus:4x4x2:cores=4 --graph " + graph_;

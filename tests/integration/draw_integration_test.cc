@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
+#include "tests/temp_path.h"
 
 namespace hopmap {
 namespace {
@@ -22,8 +23,7 @@ using ::hopmap::testing::RunHopmap;
 using ::testing::HasSubstr;
 
 TEST(DrawDaemonTest, DrawsOnAMachineOnlyTheDaemonKnows) {
-  const std::string dir = ::testing::TempDir() + "/draw_daemon_" + std::to_string(getpid());
-  mkdir(dir.c_str(), 0755);
+  const std::string dir = hopmap::testing::TempFolder();
   DaemonProcess daemon;
   ASSERT_TRUE(daemon.Start({"--state-dir", dir + "/state", "--admin-token", "secret"},
                            dir + "/hopmapd.log"))

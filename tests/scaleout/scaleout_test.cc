@@ -23,6 +23,7 @@
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
 #include "tests/scaleout/child_process.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
 namespace {
@@ -78,8 +79,8 @@ v1::Machine LabMachine(const std::string& name, const std::string& spec) {
 class ScaleoutTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "scaleout_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = hopmap::testing::TempPath(
+        std::string("scaleout_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     ASSERT_EQ(std::system(("rm -rf " + dir_ + " && mkdir -p " + dir_).c_str()), 0);
     etcd_client_port_ = FreePort();
     etcd_peer_port_ = FreePort();

@@ -29,20 +29,14 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::draw {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string Dir() {
-  static const std::string dir = [] {
-    std::string d = ::testing::TempDir() + "/draw_test_" + std::to_string(getpid());
-    mkdir(d.c_str(), 0755);
-    return d;
-  }();
-  return dir;
-}
+std::string Dir() { return hopmap::testing::TempFolder(); }
 
 int64_t FileSize(const std::string& path) {
   struct stat st;

@@ -23,15 +23,12 @@
 #include "gtest/gtest.h"
 #include "tests/client/cli_test_util.h"
 #include "tests/integration/daemon_process.h"
+#include "tests/temp_path.h"
 
 namespace hopmap::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string Temp(const std::string& name) {
-  return ::testing::TempDir() + "/hopmap_mpi_" + std::to_string(getpid()) + "_" + name;
-}
 
 #ifndef HOPMAP_MPICH
 // The launcher's variable that holds a process's rank in MPI_COMM_WORLD.
@@ -133,7 +130,7 @@ void ExpectRecordedHalo(const std::vector<int>& dims, const std::string& analyze
     n *= d;
     dim_text.push_back(std::to_string(d));
   }
-  const std::string record = Temp("halo" + std::to_string(n) + ".edgelist");
+  const std::string record = TempPath("halo" + std::to_string(n) + ".edgelist");
   std::remove(record.c_str());
   const RunResult run = RunShell(
       Mpirun(n, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", record,
@@ -198,8 +195,8 @@ TEST(MpiRecordTest, AnUnwritablePathCostsOneLineNotTheExitStatus) {
 // it, as over /dev/null, would leave a regular file). Its reader gives up after 60 s
 // if nothing ever opens the pipe.
 TEST(MpiRecordTest, ARecordingIntoAPipeIsWrittenInPlace) {
-  const std::string pipe = Temp("record_pipe");
-  const std::string out = Temp("record_from_pipe.edgelist");
+  const std::string pipe = TempPath("record_pipe");
+  const std::string out = TempPath("record_from_pipe.edgelist");
   const RunResult run = RunShell(absl::StrCat(
       "rm -f ", pipe, " && mkfifo ", pipe, " && { timeout 60 cat ", pipe, " >", out, " & ",
       Mpirun(4, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD, " -x HOPMAP_RECORD=", pipe, " ",
@@ -265,7 +262,8 @@ int64_t HopBytes(const std::vector<int>& node_of_vertex, bool weighted) {
 void ExpectReorderedBelowIdentity(const std::string& kind, const std::string& call,
                                   const std::string& check = "") {
   DaemonProcess daemon;
-  ASSERT_TRUE(daemon.Start({"--threads", "2"}, Temp("hopmapd_" + kind + ".log"))) << daemon.error();
+  ASSERT_TRUE(daemon.Start({"--threads", "2"}, TempPath("hopmapd_" + kind + ".log")))
+      << daemon.error();
   const RunResult run = RunReorder(
       check.empty() ? absl::StrCat(MPI_REORDER_CHECK, " ", kind) : check, daemon.address());
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
@@ -314,7 +312,7 @@ TEST(MpiReorderTest, GraphCreateOnAModelTorusBeatsTheIdentity) {
 // load); reorder_check checks every neighbour, and the answer beats the identity.
 TEST(MpiReorderTest, CartCreateOnUnevenNodesBeatsTheIdentity) {
   DaemonProcess daemon;
-  ASSERT_TRUE(daemon.Start({"--threads", "2"}, Temp("hopmapd_uneven.log"))) << daemon.error();
+  ASSERT_TRUE(daemon.Start({"--threads", "2"}, TempPath("hopmapd_uneven.log"))) << daemon.error();
   const RunResult run = RunShell(
       Mpirun(16, absl::StrCat("-x HOPMAP_SERVER=", daemon.address(), " -x HOPMAP_MACHINE=torus:2x2",
                               " -x HOPMAP_VERBOSE=1 -x HOPMAP_CONNECT_TIMEOUT=5 sh -c "
@@ -394,7 +392,7 @@ TEST(MpiReorderTest, WithoutTheDaemonTheJobRunsInOrderAndSaysSoOnce) {
 
 // Run 1: the recording of a 2-rank halo.
 std::string RecordTwoRanks() {
-  const std::string record = Temp("loop.edgelist");
+  const std::string record = TempPath("loop.edgelist");
   const RunResult recorded =
       RunShell(Mpirun(2, absl::StrCat("-x LD_PRELOAD=", HOPMAP_MPI_PRELOAD,
                                       " -x HOPMAP_RECORD=", record, " ", MPI_HALO, " 2 1 2 8")));
@@ -404,7 +402,7 @@ std::string RecordTwoRanks() {
 
 // This machine as hopmap sees it: `matrix:FILE` of one node named by its hostname.
 std::string ThisMachineHops() {
-  const std::string machine = Temp("this.hops");
+  const std::string machine = TempPath("this.hops");
   WriteFile(machine, "names: " + Hostname() + "\n0\n");
   return machine;
 }
@@ -455,12 +453,12 @@ std::map<int, std::string> ReadRankfile(const std::string& file,
 // its ranks are on the host and core the rankfile names.
 TEST(MpiLoopTest, RecordThenRankfileThenRunWhereItSays) {
   const std::string record = RecordTwoRanks();
-  const std::string rankfile = Temp("loop.rankfile");
+  const std::string rankfile = TempPath("loop.rankfile");
   const RunResult mapped = RunHopmap(absl::StrCat("map --local --graph ", record,
                                                   " --machine matrix:", ThisMachineHops(),
                                                   ":cores=2 --format rankfile -o ", rankfile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
-  const std::string hand_made = Temp("swapped.rankfile");
+  const std::string hand_made = TempPath("swapped.rankfile");
   WriteFile(hand_made,
             absl::StrCat("rank 0=", Hostname(), " slot=1\nrank 1=", Hostname(), " slot=0\n"));
   for (const std::string& file : {rankfile, hand_made}) {
@@ -496,17 +494,17 @@ std::vector<std::string> ExportThisMachine(const std::string& path) {
 // node=hwloc: with this machine's own topology: hopmap's rankfile names each rank's
 // package and core (slot=P:C), and mpirun binds each rank to exactly that core's PUs.
 TEST(MpiLoopTest, RankfileFromThisMachinesHwlocTopologyBindsPackageAndCore) {
-  const std::string xml = Temp("this.xml");
+  const std::string xml = TempPath("this.xml");
   const std::vector<std::string> pus_of_core = ExportThisMachine(xml);
   ASSERT_GE(pus_of_core.size(), 2u) << "this test needs a machine with 2 cores";
   const std::string record = RecordTwoRanks();
-  const std::string rankfile = Temp("hwloc.rankfile");
+  const std::string rankfile = TempPath("hwloc.rankfile");
   const RunResult mapped = RunHopmap(
       absl::StrCat("map --local --graph ", record, " --machine matrix:", ThisMachineHops(),
                    ":node=hwloc:", xml, " --format rankfile -o ", rankfile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
   EXPECT_THAT(ReadFile(rankfile), HasSubstr(" slot=0:")) << "not a package:core rankfile";
-  const std::string hand_made = Temp("hwloc_swapped.rankfile");
+  const std::string hand_made = TempPath("hwloc_swapped.rankfile");
   WriteFile(hand_made,
             absl::StrCat("rank 0=", Hostname(), " slot=0:1\nrank 1=", Hostname(), " slot=0:0\n"));
   for (const std::string& file : {rankfile, hand_made}) {
@@ -522,12 +520,12 @@ TEST(MpiLoopTest, RankfileFromThisMachinesHwlocTopologyBindsPackageAndCore) {
 // -bind-to user:LIST), and its ranks are on the host and core they name.
 TEST(MpiLoopTest, RecordThenHydraMachinefileThenRunWhereItSays) {
   const std::string record = RecordTwoRanks();
-  const std::string machinefile = Temp("loop.hosts");
+  const std::string machinefile = TempPath("loop.hosts");
   const RunResult mapped = RunHopmap(absl::StrCat("map --local --graph ", record,
                                                   " --machine matrix:", ThisMachineHops(),
                                                   ":cores=2 --format hydra -o ", machinefile));
   ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
-  const std::string hand_made = Temp("swapped.hosts");
+  const std::string hand_made = TempPath("swapped.hosts");
   WriteFile(hand_made, absl::StrCat("# hopmap machinefile for MPICH's hydra, 2 ranks: mpiexec -f "
                                     "FILE -bind-to user:1,0 -n 2 PROGRAM\n",
                                     Hostname(), ":2\n"));
