@@ -24,6 +24,10 @@ namespace {
 
 double Seconds(absl::Time since) { return absl::ToDoubleSeconds(absl::Now() - since); }
 
+// The quotient search's iterations for the METIS k-way start on a hierarchy (the
+// caller's iteration limit, when set, instead); elsewhere PartitionPlacement's 64.
+constexpr int64_t kHierarchyQuotientIterations = 4;
+
 // The node-level tolerance METIS is given: spreading a node's objects over its
 // cores adds imbalance of its own, which the repair then removes.
 double NodeImbalance(const BalancerInput& in) {
@@ -193,6 +197,12 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
                                     .slide_grid_cuts = starts[run] == Start::kGridSlid});
         break;
       case Start::kMetisParts:
+        // On a hierarchy the refinement along it, next, reassigns the parts level by
+        // level, and a few iterations of the quotient's search gave what many did
+        // (docs/tuning.md); elsewhere the parts keep the places it gives them.
+        if (hierarchical && options.iteration_limit == 0) {
+          options.iteration_limit = kHierarchyQuotientIterations;
+        }
         start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop, in.map_quotient);
         break;
       case Start::kBlock:

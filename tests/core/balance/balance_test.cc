@@ -2,6 +2,7 @@
 // lower bound against brute force, and the balancers' promises.
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/search/random_stream.h"
 #include "core/solve/report.h"
 #include "core/solve/solve_balanced.h"
+#include "core/topology/hierarchy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/mappers/search_test_util.h"
@@ -234,6 +236,40 @@ TEST(BalancedSolveTest, PartitionAnswersWhenTheDeadlineHasPassed) {
   // The figures say one start ran and the clock cut the search.
   EXPECT_EQ(FindStatistic(out->stats, "starts"), 1.0);
   EXPECT_EQ(FindStatistic(out->stats, "stopped_early"), 1.0);
+}
+
+// The METIS k-way start's quotient is searched for a few iterations on a hierarchy,
+// whose refinement reassigns the parts after it, and for 64 elsewhere; the caller's
+// iteration limit, when set, is what it gets.
+TEST(BalancedSolveTest, TheQuotientSearchIsShortOnAHierarchy) {
+  const TaskGraph graph = RandomGraph(512, 0.02, 10, 3);
+  const BalanceOptions balance;
+  const StopCondition stop(absl::Now() + absl::Seconds(60));
+  auto quotient_iterations = [&](const Allocation& allocation, int64_t limit) {
+    const BalanceInput input{graph, allocation};
+    const LoadCap cap = ComputeLoadCap(input, balance.imbalance);
+    MapperOptions options;
+    options.iteration_limit = limit;
+    std::vector<int64_t> seen;
+    // The real portfolio maps the quotient; the wrapper only notes what it was given.
+    const SubproblemMapper recording = [&](const TaskGraph& g, const Allocation& a,
+                                           const MapperOptions& o, const StopCondition& s) {
+      seen.push_back(o.iteration_limit);
+      return MapSubproblemWithAuto(g, a, o, s);
+    };
+    absl::StatusOr<std::unique_ptr<Balancer>> partition = CreateBalancer("partition");
+    EXPECT_TRUE(partition.ok());
+    absl::StatusOr<BalancerOutput> out =
+        (*partition)->Balance({input, balance, options, stop, cap, recording});
+    EXPECT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(seen.size(), 1u);
+    return seen.empty() ? int64_t{-1} : seen[0];
+  };
+  const Allocation hierarchy = *Allocation::WholeMachine(
+      std::make_shared<HierarchyMachine>(*HierarchyMachine::Create({4, 4, 2}, {1, 10, 100})));
+  EXPECT_EQ(quotient_iterations(hierarchy, 0), 4);
+  EXPECT_EQ(quotient_iterations(hierarchy, 7), 7);
+  EXPECT_EQ(quotient_iterations(WholeTorus({4, 4, 2}, 1), 0), 64);
 }
 
 // Every balancer reports what it did, in a fixed order of names; auto gives each
