@@ -724,7 +724,11 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   const MapInput searches_input{input.graph,       input.allocation,  input.options,
                                 before_link_loads, input.on_progress, input.pattern,
                                 input.initial};
-  PortfolioRun run(plan_, *registry_, searches_input, input.stop,
+  // The refinement's work is a count (congestion_share of the budget at a nominal
+  // rate), so it runs even when the phases before it overran their stop, as on a
+  // slow machine: only cancellation stops it early.
+  const StopCondition link_loads_stop = input.stop.WithoutDeadline();
+  PortfolioRun run(plan_, *registry_, searches_input, link_loads_stop,
                    AnnealMovesPerTask(input, input.graph.num_tasks()));
   for (auto phase : kPhases) {
     absl::StatusOr<PortfolioRun::Next> next = (run.*phase)();
