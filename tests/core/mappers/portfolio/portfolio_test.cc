@@ -282,6 +282,17 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
   EXPECT_THAT(plan.Validate().message(), ::testing::HasSubstr("grid_fallback_within must be >= 1"));
 }
 
+// `plan` with the congestion objective and a budget of `seconds`.
+absl::StatusOr<MapOutput> MapForCongestion(const PortfolioPlan& plan, const TaskGraph& graph,
+                                           const Allocation& allocation, double seconds) {
+  const PortfolioMapper mapper(&BuiltinMappers(), plan);
+  MapperOptions options;
+  options.objective = Objective::kCongestion;
+  options.time_limit_seconds = seconds;
+  const StopCondition stop(absl::Now() + absl::Seconds(seconds));
+  return mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+}
+
 // With the congestion objective the last candidate lowers the busiest link from the
 // best, and wins: the busiest link carries less than any other candidate's.
 TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
@@ -289,13 +300,7 @@ TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
   PortfolioPlan plan = DefaultPortfolioPlan();
   plan.restarts = 1;
-  const PortfolioMapper mapper(&BuiltinMappers(), plan);
-  MapperOptions options;
-  options.objective = Objective::kCongestion;
-  options.time_limit_seconds = 60;
-  const StopCondition stop(absl::Now() + absl::Seconds(60));
-  const absl::StatusOr<MapOutput> out =
-      mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+  const absl::StatusOr<MapOutput> out = MapForCongestion(plan, graph, allocation, 60);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_FALSE(out->candidates.empty());
   const Candidate& last = out->candidates.back();
@@ -314,13 +319,8 @@ TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
   const TaskGraph graph = testing::Generate("random-geometric", {}, 512);
   const Allocation allocation = testing::WholeTorus({8, 8, 8}, 1);
   ASSERT_LE(allocation.num_slots(), DefaultPortfolioPlan().grasp_slot_limit);
-  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
-  MapperOptions options;
-  options.objective = Objective::kCongestion;
-  options.time_limit_seconds = 1;
-  const StopCondition stop(absl::Now() + absl::Seconds(1));
   const absl::StatusOr<MapOutput> out =
-      mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
+      MapForCongestion(DefaultPortfolioPlan(), graph, allocation, 1);
   ASSERT_TRUE(out.ok()) << out.status();
   // (Where the machine is slow, as under the sanitizers, GRASP may not start at all.)
   ASSERT_FALSE(out->candidates.empty());
