@@ -205,36 +205,40 @@ std::string Now() {
   return text;
 }
 
+// Writes all of `text` to `fd`; 0, or the errno that stopped it.
+int WriteAll(int fd, const std::string& text) {
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    written += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
 // Writes `text` to `path` through a temporary file in the same directory and a
 // rename, so a reader never sees half a file. What exists and is not a regular file
 // (/dev/null, a FIFO) is written in place: a rename would put a regular file where
 // the device was. Returns "" or what went wrong.
 std::string WriteAtomically(const std::string& path, const std::string& text) {
   struct stat st;
-  const bool in_place = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-  const std::string temporary = in_place ? path : absl::StrCat(path, ".tmp.", getpid());
-  const int fd = in_place ? open(path.c_str(), O_WRONLY | O_CLOEXEC)
-                          : open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return absl::StrCat("cannot create ", path, ": ", std::strerror(errno));
+    int err = WriteAll(fd, text);
+    if (close(fd) != 0 && err == 0) err = errno;
+    return err == 0 ? "" : absl::StrCat("cannot write ", path, ": ", std::strerror(err));
+  }
+  const std::string temporary = absl::StrCat(path, ".tmp.", getpid());
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return absl::StrCat("cannot create ", temporary, ": ", std::strerror(errno));
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      close(fd);
-      if (!in_place) unlink(temporary.c_str());
-      return absl::StrCat("cannot write ", temporary, ": ", why);
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (in_place) {
-    return close(fd) == 0 ? "" : absl::StrCat("cannot write ", path, ": ", std::strerror(errno));
-  }
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    const std::string why = std::strerror(errno);
+  int err = WriteAll(fd, text);
+  if (err == 0 && fsync(fd) != 0) err = errno;
+  if (close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
     unlink(temporary.c_str());
-    return absl::StrCat("cannot write ", temporary, ": ", why);
+    return absl::StrCat("cannot write ", temporary, ": ", std::strerror(err));
   }
   if (rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -731,21 +731,31 @@ TEST(ReadGraphTest, MissingFileIsNotFoundWithThePath) {
   EXPECT_THAT(Msg(dir.status()), HasSubstr("cannot read"));
 }
 
-TEST(WriteGraphTest, WritesAtomicallyAndReadsBack) {
-  const std::filesystem::path dir =
-      std::filesystem::path(hopmap::testing::TempPath("io_test_write_graph"));
+// An empty folder `name` in the test's temporary folder.
+std::filesystem::path EmptyFolder(const std::string& name) {
+  const std::filesystem::path dir(hopmap::testing::TempPath(name));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// The names of the entries of `dir`.
+std::vector<std::string> NamesIn(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+TEST(WriteGraphTest, WritesAtomicallyAndReadsBack) {
+  const std::filesystem::path dir = EmptyFolder("io_test_write_graph");
   const TaskGraph g = IrregularGraph();
   const std::string path = (dir / "g.mtx").string();
   ASSERT_TRUE(WriteGraph(g, path, GraphFormat::kMatrixMarket).ok());
   // Overwrite an existing file.
   ASSERT_TRUE(WriteGraph(g, path, GraphFormat::kMatrixMarket).ok());
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  EXPECT_THAT(names, ElementsAre("g.mtx"));  // no temporary file left behind
+  EXPECT_THAT(NamesIn(dir), ElementsAre("g.mtx"));  // no temporary file left behind
   absl::StatusOr<TaskGraph> back = ReadGraph(path);
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSameGraph(*back, g);
@@ -762,10 +772,7 @@ TEST(WriteGraphTest, WritesAtomicallyAndReadsBack) {
 // failing test must not break the machine's /dev/null), and a symbolic link stays a
 // link to the file it named.
 TEST(WriteGraphTest, WritesIntoAFifoInPlaceAndThroughALink) {
-  const std::filesystem::path dir =
-      std::filesystem::path(hopmap::testing::TempPath("io_test_write_special"));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = EmptyFolder("io_test_write_special");
   const TaskGraph g = IrregularGraph();
   const std::string fifo = (dir / "pipe.mtx").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
@@ -798,11 +805,7 @@ TEST(WriteGraphTest, WritesIntoAFifoInPlaceAndThroughALink) {
   absl::StatusOr<TaskGraph> back = ReadGraph(target);
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSameGraph(*back, g);
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  EXPECT_THAT(names, ::testing::UnorderedElementsAre("pipe.mtx", "target.mtx", "link.mtx"));
+  EXPECT_THAT(NamesIn(dir), ::testing::UnorderedElementsAre("pipe.mtx", "target.mtx", "link.mtx"));
   std::filesystem::remove_all(dir);
 }
 
