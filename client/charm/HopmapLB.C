@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,8 +28,11 @@ struct Options {
   double deadline_seconds = 10;  // +hopmapDeadline S: the whole call
   bool print_moves = false;      // +hopmapPrintMoves: a line of FROM->TO:COUNT per step
   bool background = true;        // +hopmapNoBackground: do not send the PEs' background load
+  std::string dump_dir;          // +hopmapDump DIR: each step's problem as hopmap's files
 };
 Options options;
+// The balancing step under way, from 1 (HopmapLB::work runs on PE 0 only).
+int step_number = 0;
 
 std::string FromEnv(const char* name) {
   const char* value = std::getenv(name);
@@ -74,6 +78,10 @@ void lbinit() {
       CmiGetArgFlagDesc(argv, "+hopmapPrintMoves", "HopmapLB: print the moves by PE each step");
   options.background = !CmiGetArgFlagDesc(argv, "+hopmapNoBackground",
                                           "HopmapLB: do not count the PEs' background load");
+  if (CmiGetArgStringDesc(argv, "+hopmapDump", &text,
+                          "HopmapLB: write each step's problem into this directory")) {
+    options.dump_dir = text;
+  }
   LBRegisterBalancer<HopmapLB>("HopmapLB",
                                "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
@@ -109,6 +117,71 @@ Csr CommunicationOf(const ObjGraph& graph) {
     csr.xadj.push_back(static_cast<int64_t>(csr.adjncy.size()));
   }
   return csr;
+}
+
+// What one balancing step asks hopmapd, as the files `hopmap map --balance` reads.
+struct Problem {
+  std::string machine;
+  std::string nodes;
+  int per_node = 1;
+  const Csr* csr = nullptr;
+  const std::vector<double>* loads = nullptr;
+  const std::vector<int32_t>* current = nullptr;
+  const std::vector<int64_t>* state_bytes = nullptr;
+  const std::vector<unsigned char>* fixed = nullptr;
+  const std::vector<double>* background = nullptr;
+};
+
+// Writes `problem` as DIR/stepK.{graph,loads,initial,fixed,state-bytes,background}
+// and DIR/stepK.sh, the `hopmap map --local` command that solves it again offline
+// (to see why a step ended as it did). Returns what failed, or "".
+std::string DumpProblem(int step, const Problem& problem) {
+  const std::string base = options.dump_dir + "/step" + std::to_string(step);
+  const Csr& csr = *problem.csr;
+  const size_t n = problem.loads->size();
+  auto write = [&](const std::string& suffix, auto&& body) -> std::string {
+    std::ofstream out(base + suffix);
+    out.precision(17);
+    body(out);
+    out.close();
+    return out ? "" : "cannot write " + base + suffix;
+  };
+  auto lines = [&](const auto& values) {
+    return [&values](std::ofstream& out) {
+      for (const auto& v : values) out << +v << "\n";
+    };
+  };
+  std::string failed;
+  // METIS: 1-based neighbours with edge weights (fmt 001), each pair in both rows.
+  failed += write(".graph", [&](std::ofstream& out) {
+    out << n << " " << csr.adjncy.size() / 2 << " 001\n";
+    for (size_t i = 0; i < n; ++i) {
+      for (int64_t k = csr.xadj[i]; k < csr.xadj[i + 1]; ++k) {
+        out << (k > csr.xadj[i] ? " " : "") << csr.adjncy[k] + 1 << " " << csr.adjwgt[k];
+      }
+      out << "\n";
+    }
+  });
+  failed += write(".loads", lines(*problem.loads));
+  failed += write(".initial", lines(*problem.current));
+  failed += write(".fixed", lines(*problem.fixed));
+  failed += write(".state-bytes", lines(*problem.state_bytes));
+  failed += write(".background", lines(*problem.background));
+  failed += write(".sh", [&](std::ofstream& out) {
+    out.precision(15);  // the options as typed: 0.05, not 0.050000000000000003
+    const std::string b = "step" + std::to_string(step);
+    out << "# HopmapLB step " << step << ": what it asked hopmapd, solved here\n"
+        << "cd \"$(dirname \"$0\")\"\n"
+        << "hopmap map --local --machine '" << problem.machine << "' --nodes '" << problem.nodes
+        << "' --cores " << problem.per_node << " --graph " << b << ".graph --loads " << b
+        << ".loads --initial " << b << ".initial --fixed " << b << ".fixed --state-bytes " << b
+        << ".state-bytes --background " << b << ".background --imbalance " << options.imbalance
+        << " --migration-cost " << options.migration_cost;
+    if (options.max_migrations >= 0) out << " --max-migrations " << options.max_migrations;
+    if (!options.algorithm.empty()) out << " --algorithm " << options.algorithm;
+    out << " --time-limit " << std::max(0.1, options.deadline_seconds / 2) << " \"$@\"\n";
+  });
+  return failed;
 }
 
 // Asks hopmapd; on success fills new_pe (one per object) and a summary line.
@@ -198,6 +271,12 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   request.algorithm = options.algorithm.empty() ? nullptr : options.algorithm.c_str();
   request.deadline_seconds = options.deadline_seconds;
   request.time_limit_seconds = std::max(0.1, options.deadline_seconds / 2);
+  if (!options.dump_dir.empty()) {
+    const std::string failed =
+        DumpProblem(step_number, {options.machine, request.nodes, per_node, &csr, &loads, &current,
+                                  &state_bytes, &fixed, &background});
+    if (!failed.empty()) CkPrintf("HopmapLB> +hopmapDump: %s\n", failed.c_str());
+  }
   hopmap_map_result result;
   const hopmap_status status = hopmap_map(client, &request, &result, &error);
   hopmap_close(client);
@@ -235,6 +314,7 @@ HopmapLB::HopmapLB(const CkLBOptions& opt) : CBase_HopmapLB(opt) {
 
 void HopmapLB::work(LDStats* stats) {
   ObjGraph graph(stats);
+  ++step_number;
   const double start = CkWallTimer();
   std::vector<int32_t> new_pe;
   std::string summary;

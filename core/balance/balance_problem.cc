@@ -177,16 +177,15 @@ double ImbalanceCap(double share, double imbalance, bool whole_loads) {
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
   LoadCap cap;
   double total = 0;
-  double heaviest = -1;
   for (TaskId t = 0; t < input.graph.num_tasks(); ++t) {
     const double load = LoadOf(input, t);
     total += load;
-    if (load > heaviest) {
-      heaviest = load;
+    // A fixed object counts in its slot's fixed load instead.
+    if (!IsFixed(input, t) && (cap.heaviest == kInvalidTask || load > cap.heaviest_load)) {
+      cap.heaviest_load = load;
       cap.heaviest = t;
     }
   }
-  cap.heaviest_load = heaviest;
   for (double load : input.background_load) total += load;
   const std::vector<double> fixed = FixedSlotLoads(input);
   for (SlotId s = 0; s < static_cast<SlotId>(fixed.size()); ++s) {
@@ -194,11 +193,17 @@ LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
       cap.fixed_load = fixed[s];
       cap.fixed_slot = s;
     }
+    if (cap.least_fixed_slot == kInvalidSlot || fixed[s] < cap.least_fixed_load) {
+      cap.least_fixed_load = fixed[s];
+      cap.least_fixed_slot = s;
+    }
   }
   cap.average = total / static_cast<double>(input.allocation.num_slots());
   cap.whole_loads = HasWholeLoads(input);
   cap.requested = ImbalanceCap(cap.average, imbalance, cap.whole_loads);
-  cap.cap = std::max({cap.requested, heaviest, cap.fixed_load});
+  const double heaviest_placed =
+      cap.heaviest == kInvalidTask ? 0.0 : cap.heaviest_load + cap.least_fixed_load;
+  cap.cap = std::max({cap.requested, heaviest_placed, cap.fixed_load});
   return cap;
 }
 

@@ -125,12 +125,19 @@ struct LoadCap {
   double average = 0;        // total load (objects and background) / slots
   bool whole_loads = false;  // HasWholeLoads: requested is rounded up
   double requested = 0;      // ImbalanceCap(average, imbalance, whole_loads)
-  double cap = 0;            // max(requested, heaviest object, heaviest fixed slot load)
+  // max(requested, heaviest movable object + least_fixed_load, fixed_load): the
+  // least max slot load any placement can reach, as far as these two bounds see.
+  double cap = 0;
+  // The heaviest object that may move (kInvalidTask when none may).
   TaskId heaviest = kInvalidTask;
   double heaviest_load = 0;
   // The slot with the most load that cannot leave it (background + fixed objects).
   SlotId fixed_slot = kInvalidSlot;
   double fixed_load = 0;
+  // The slot with the least such load: wherever the heaviest object goes, its slot
+  // carries at least this besides it.
+  SlotId least_fixed_slot = kInvalidSlot;
+  double least_fixed_load = 0;
 };
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance);
 

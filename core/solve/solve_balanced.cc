@@ -50,7 +50,8 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
   const double tol = LoadTolerance(cap.requested);
   lb.balanced = lb.max_load <= cap.requested + tol;
   if (!lb.balanced) {
-    if (cap.cap > cap.requested && cap.fixed_load >= cap.heaviest_load) {
+    const double heaviest_placed = cap.heaviest_load + cap.least_fixed_load;
+    if (cap.cap > cap.requested && cap.fixed_load >= heaviest_placed) {
       lb.note = absl::StrCat("slot ", cap.fixed_slot, " carries ", cap.fixed_load,
                              " of background load and fixed objects, above ",
                              RequestedCapText(cap, balance.imbalance),
@@ -59,8 +60,16 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
         absl::StrAppend(&lb.note, "; ", why_not_balanced);
       }
     } else if (cap.cap > cap.requested) {
-      lb.note = absl::StrCat("object ", cap.heaviest, " alone has load ", cap.cap, ", above ",
-                             RequestedCapText(cap, balance.imbalance),
+      // With background or fixed load on every slot, the object's slot carries that
+      // too wherever it goes.
+      const std::string object =
+          cap.least_fixed_load > 0
+              ? absl::StrCat("object ", cap.heaviest, " has load ", cap.heaviest_load,
+                             " and every slot carries at least ", cap.least_fixed_load,
+                             " of background load and fixed objects (slot ", cap.least_fixed_slot,
+                             "): together ", heaviest_placed)
+              : absl::StrCat("object ", cap.heaviest, " alone has load ", cap.heaviest_load);
+      lb.note = absl::StrCat(object, ", above ", RequestedCapText(cap, balance.imbalance),
                              ": no placement meets the cap; the best reachable was sought");
       if (lb.max_load > cap.cap + tol && !why_not_balanced.empty()) {
         absl::StrAppend(&lb.note, "; ", why_not_balanced);

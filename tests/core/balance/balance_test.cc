@@ -350,6 +350,31 @@ TEST(BalancedSolveTest, AnObjectHeavierThanTheCapIsReportedNotHidden) {
   EXPECT_DOUBLE_EQ(report.balance->max_load, 30);  // nothing shares its slot
 }
 
+// Under the cap alone, but not with the load every slot carries anyway: wherever
+// the object goes, its slot is over the cap (a runtime's measured background).
+TEST(BalancedSolveTest, AnObjectWithTheLeastBackgroundAboveTheCapIsReported) {
+  const TaskGraph graph = Generate("ring", {}, 40);
+  const Allocation allocation = WholeTorus({4}, 2);
+  std::vector<double> loads(40, 1.0);
+  loads[17] = 6.5;
+  std::vector<double> background(8, 1.25);
+  background[2] = 1;  // average (45.5 + 9.75) / 8 = 6.90625; the cap is 7.2515625
+  BalanceInput input{graph, allocation, loads};
+  input.background_load = background;
+  const LoadCap cap = ComputeLoadCap(input, 0.05);
+  EXPECT_EQ(cap.heaviest, 17);
+  EXPECT_EQ(cap.least_fixed_slot, 2);
+  EXPECT_DOUBLE_EQ(cap.cap, 7.5);  // 6.5 + 1, the least any placement reaches
+  const MappingReport report = Solve(input, "auto");
+  ASSERT_TRUE(report.balance.has_value());
+  EXPECT_FALSE(report.balance->balanced);
+  EXPECT_THAT(report.balance->note,
+              HasSubstr("object 17 has load 6.5 and every slot carries at least 1 of background "
+                        "load and fixed objects (slot 2): together 7.5, above (1 + 0.05) x "
+                        "average = 7.25156: no placement meets the cap"));
+  EXPECT_DOUBLE_EQ(report.balance->max_load, 7.5);  // the object alone on slot 2
+}
+
 TEST(BalancedSolveTest, OneObjectPerCoreIsTheSpecialCase) {
   const TaskGraph graph = Generate("stencil2d-5", {8, 8});
   const Allocation allocation = WholeTorus({4, 4}, 4);
