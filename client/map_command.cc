@@ -239,7 +239,8 @@ void AddMapCommand(CLI::App& root, Action& run) {
   cmd->add_option("--algorithm", flags->algorithm, "Mapping algorithm (see `hopmap algorithms`)")
       ->capture_default_str();
   cmd->add_option("--objective", flags->objective,
-                  "What to minimise: hop-bytes, or congestion (the largest link load)")
+                  "What to minimise: hop-bytes; congestion (the largest link load, then "
+                  "hop-bytes); or dilation (the most hops a message travels, then hop-bytes)")
       ->capture_default_str();
   cmd->add_option("--routing", flags->routing,
                   "Routing model for link loads: dimension-order or adaptive")

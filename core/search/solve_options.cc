@@ -10,12 +10,21 @@ namespace hopmap {
 absl::StatusOr<Objective> ParseObjective(absl::string_view name) {
   if (name == "hop-bytes") return Objective::kHopBytes;
   if (name == "congestion") return Objective::kCongestion;
+  if (name == "dilation") return Objective::kDilation;
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown objective '", name, "' (known: hop-bytes, congestion)"));
+      absl::StrCat("unknown objective '", name, "' (known: hop-bytes, congestion, dilation)"));
 }
 
 std::string ObjectiveName(Objective objective) {
-  return objective == Objective::kHopBytes ? "hop-bytes" : "congestion";
+  switch (objective) {
+    case Objective::kHopBytes:
+      return "hop-bytes";
+    case Objective::kCongestion:
+      return "congestion";
+    case Objective::kDilation:
+      return "dilation";
+  }
+  return "hop-bytes";
 }
 
 double DefaultTimeLimitSeconds(int64_t num_tasks) {

@@ -24,8 +24,10 @@ namespace hopmap {
 enum class Objective {
   kHopBytes,    // minimise hop-bytes
   kCongestion,  // minimise the largest directed link load
+  kDilation,    // minimise the most hops any edge travels, then hop-bytes
 };
-absl::StatusOr<Objective> ParseObjective(absl::string_view name);  // "hop-bytes", "congestion"
+// "hop-bytes", "congestion", "dilation"
+absl::StatusOr<Objective> ParseObjective(absl::string_view name);
 std::string ObjectiveName(Objective objective);
 
 struct MapperOptions {

@@ -32,6 +32,7 @@ struct Candidate {
   double seconds = 0;
   std::string error;  // why it produced no mapping; empty when it did
   std::vector<Statistic> stats;
+  int32_t max_dilation = 0;  // filled when the objective is dilation
 };
 
 }  // namespace hopmap

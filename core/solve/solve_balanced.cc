@@ -147,8 +147,9 @@ absl::StatusOr<MappingReport> SolveBalancedMapping(const BalanceInput& input,
                                                    const BalanceOptions& balance,
                                                    const SolveControl& control) {
   if (options.objective != Objective::kHopBytes) {
-    return absl::InvalidArgumentError(
-        "load balancing minimises hop-bytes; objective congestion is not available with loads");
+    return absl::InvalidArgumentError(absl::StrCat("load balancing minimises hop-bytes; objective ",
+                                                   ObjectiveName(options.objective),
+                                                   " is not available with loads"));
   }
   if (absl::Status s = CheckBalancedProblem(input, balance); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<Balancer>> balancer = CreateBalancer(algorithm);

@@ -148,6 +148,8 @@ TEST(BalanceDaemonTest, BadBalanceFieldsAreInvalidArgumentNamingTheField) {
        "initial_slot_of_task: must be empty with balance"},
       {[](v1::MapRequest& r) { r.set_objective("congestion"); }, absl::StatusCode::kInvalidArgument,
        "objective congestion is not available with loads"},
+      {[](v1::MapRequest& r) { r.set_objective("dilation"); }, absl::StatusCode::kInvalidArgument,
+       "objective dilation is not available with loads"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     v1::MapRequest request = Request("bgp-8x8x8", graph);

@@ -268,6 +268,29 @@ TEST(ServiceTest, MapEqualsSolveMappingCalledDirectly) {
   EXPECT_LE(reply.hop_bytes(), reply.baseline_hop_bytes());
 }
 
+// The objective travels from the request to the portfolio: with "dilation" the
+// answer comes from the longest-edge refinement, whose figures the reply lists.
+TEST(ServiceTest, DilationObjectiveEndsWithItsRefinement) {
+  Harness h;
+  v1::MapRequest request;
+  request.set_machine_name("bgp-8x8x8");
+  request.mutable_allocation()->set_nodes("0-15,100-115,300-315");
+  *request.mutable_graph() = Stencil3d(8, 8, 3);
+  request.set_objective("dilation");
+  request.set_time_limit_seconds(1);
+  v1::MapReply reply;
+  ASSERT_TRUE(h.Map(request, &reply).ok());
+  double after = -1;
+  for (const v1::Candidate& c : reply.candidates()) {
+    if (c.algorithm() != "dilation-refine") continue;
+    for (const v1::Statistic& stat : c.stats()) {
+      if (stat.name() == "max_dilation_after") after = stat.value();
+    }
+  }
+  ASSERT_GE(after, 1) << "no dilation-refine candidate with its figures";
+  EXPECT_LE(reply.max_dilation(), after);
+}
+
 TEST(ServiceTest, OneLogLinePerRequestWithIdAndStatus) {
   Harness h;
   v1::MapReply reply;

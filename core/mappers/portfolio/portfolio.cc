@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/mappers/construct/rec_bisect.h"
 #include "core/mappers/local_search/congestion_refine.h"
+#include "core/mappers/local_search/dilation_refine.h"
 #include "core/mappers/local_search/grasp.h"
 #include "core/mappers/local_search/iterated_refine.h"
 #include "core/mappers/local_search/refine.h"
@@ -71,6 +72,12 @@ absl::Status PortfolioPlan::Validate() const {
         "got ",
         congestion_share, " and ", congestion_links_per_second));
   }
+  if (!(dilation_share >= 0 && dilation_share <= 1) || !(dilation_edges_per_second > 0) ||
+      !std::isfinite(dilation_edges_per_second)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: dilation_share must be in [0, 1] and dilation_edges_per_second > 0, got ",
+        dilation_share, " and ", dilation_edges_per_second));
+  }
   if (absl::Status s = anneal.Validate(); !s.ok()) return s;
   return absl::OkStatus();
 }
@@ -113,6 +120,7 @@ class CandidateBook {
   CandidateBook(const MapInput& input, int32_t keep)
       : input_(input),
         congestion_(input.options.objective == Objective::kCongestion),
+        dilation_(input.options.objective == Objective::kDilation),
         keep_(keep),
         start_(absl::Now()) {}
 
@@ -128,6 +136,8 @@ class CandidateBook {
       candidate.max_link_load =
           ComputeLinkLoads(input_.graph, input_.allocation, slots, input_.options.routing).max_load;
     }
+    if (dilation_)
+      candidate.max_dilation = ComputeMaxDilation(input_.graph, input_.allocation, slots);
     candidate.seconds = absl::ToDoubleSeconds(absl::Now() - started);
     const std::lock_guard<std::mutex> lock(mutex_);
     if (best_index_ < 0 || Better(candidate, index, best_score_, best_index_)) {
@@ -135,6 +145,15 @@ class CandidateBook {
       best_.winner = candidate.algorithm;
       best_score_ = candidate;
       best_index_ = index;
+    }
+    // The objective's best may not be the lowest hop-bytes: the dilation refinement
+    // starts from both (a crude construction can have the shorter longest edge).
+    if (dilation_ &&
+        (least_hop_bytes_index_ < 0 || candidate.hop_bytes < least_hop_bytes_ ||
+         (candidate.hop_bytes == least_hop_bytes_ && index < least_hop_bytes_index_))) {
+      least_hop_bytes_slots_ = slots;
+      least_hop_bytes_ = candidate.hop_bytes;
+      least_hop_bytes_index_ = index;
     }
     KeepForRefinement(candidate, index, std::move(slots));
     Report(candidate);
@@ -168,6 +187,7 @@ class CandidateBook {
       c.stats.clear();
       c.hop_bytes = 0;
       c.max_link_load = 0;
+      c.max_dilation = 0;
       c.error = absl::StrCat("not needed: ", name, ", earlier in the plan, is at the lower bound");
     }
   }
@@ -177,6 +197,11 @@ class CandidateBook {
   [[nodiscard]] const std::vector<SlotId>& best_slots() const { return best_.slot_of_task; }
   [[nodiscard]] HopBytes best_hop_bytes() const { return best_score_.hop_bytes; }
   [[nodiscard]] const std::string& best_name() const { return best_.winner; }
+  // With the dilation objective: the candidate of least hop-bytes (the earliest in
+  // the plan among equals).
+  [[nodiscard]] const std::vector<SlotId>& least_hop_bytes_slots() const {
+    return least_hop_bytes_slots_;
+  }
   [[nodiscard]] const std::string& first_error() const {
     static const std::string kNone = "none ran";
     for (const auto& [index, c] : listed_) {
@@ -218,6 +243,7 @@ class CandidateBook {
     if (congestion_ && a.max_link_load != b.max_link_load) {
       return a.max_link_load < b.max_link_load;
     }
+    if (dilation_ && a.max_dilation != b.max_dilation) return a.max_dilation < b.max_dilation;
     if (a.hop_bytes != b.hop_bytes) return a.hop_bytes < b.hop_bytes;
     return a_index < b_index;
   }
@@ -250,12 +276,16 @@ class CandidateBook {
 
   const MapInput& input_;
   const bool congestion_;
+  const bool dilation_;
   const int32_t keep_;
   const absl::Time start_;
   std::mutex mutex_;
   MapOutput best_;
   Candidate best_score_;
   int32_t best_index_ = -1;
+  std::vector<SlotId> least_hop_bytes_slots_;
+  HopBytes least_hop_bytes_ = 0;
+  int32_t least_hop_bytes_index_ = -1;
   std::vector<Kept> kept_;
   std::vector<std::pair<int32_t, Candidate>> listed_;
 };
@@ -339,7 +369,9 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
 
 int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_tasks) const {
   const int64_t edges = input.graph.num_edges();
-  if (input.options.objective != Objective::kHopBytes || edges == 0 || plan_.anneal_share <= 0) {
+  // The congestion objective's refinement follows link loads, which annealing by
+  // hop-bytes spreads; the dilation objective's starts from the lowest hop-bytes.
+  if (input.options.objective == Objective::kCongestion || edges == 0 || plan_.anneal_share <= 0) {
     return 0;
   }
   // The caller's iteration cap is the moves per task (as for the anneal mapper).
@@ -365,14 +397,14 @@ class PortfolioRun {
  public:
   enum class Next { kContinue, kDone };
 
-  // `input.stop` governs every phase but the last, RefineLinkLoads, which runs until
-  // `link_loads_stop`.
+  // `input.stop` governs every phase but the objective's last refinement
+  // (RefineLinkLoads, RefineLongestEdges), which runs until `last_refine_stop`.
   PortfolioRun(const PortfolioPlan& plan, const MapperRegistry& registry, const MapInput& input,
-               const StopCondition& link_loads_stop, int64_t anneal_moves_per_task)
+               const StopCondition& last_refine_stop, int64_t anneal_moves_per_task)
       : plan_(plan),
         registry_(registry),
         input_(input),
-        link_loads_stop_(link_loads_stop),
+        last_refine_stop_(last_refine_stop),
         anneal_moves_per_task_(anneal_moves_per_task),
         book_(input, plan.refine_best),
         shared_(input) {
@@ -411,6 +443,8 @@ class PortfolioRun {
   absl::StatusOr<Next> SearchSmall();
   // The congestion objective: exchanges that lower the busiest link, from the best.
   absl::StatusOr<Next> RefineLinkLoads();
+  // The dilation objective: exchanges that shorten the longest edges, from the best.
+  absl::StatusOr<Next> RefineLongestEdges();
 
   MapOutput Finish() && {
     MapOutput out = std::move(book_).Finish();
@@ -433,7 +467,7 @@ class PortfolioRun {
   const PortfolioPlan& plan_;
   const MapperRegistry& registry_;
   const MapInput& input_;
-  const StopCondition& link_loads_stop_;
+  const StopCondition& last_refine_stop_;
   const int64_t anneal_moves_per_task_;
   CandidateBook book_;
   PatternReport pattern_;
@@ -675,7 +709,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::SearchSmall() {
 
 absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   if (input_.options.objective != Objective::kCongestion || plan_.congestion_share <= 0 ||
-      link_loads_stop_.ShouldStop() || input_.graph.num_edges() == 0 ||
+      last_refine_stop_.ShouldStop() || input_.graph.num_edges() == 0 ||
       input_.allocation.machine().num_links() == 0) {
     return Next::kContinue;
   }
@@ -688,7 +722,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   CongestionRefineStats stats;
   std::vector<SlotId> refined =
       RefineCongestion(input_.graph, input_.allocation, book_.best_slots(), input_.options.routing,
-                       options, link_loads_stop_, Near(), &stats);
+                       options, last_refine_stop_, Near(), &stats);
   book_.Add(index_++, "congestion-refine", std::move(refined), start,
             {{"exchanges", static_cast<double>(stats.exchanges)},
              {"max_link_load_before", stats.start_max_load},
@@ -697,10 +731,42 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   return Next::kContinue;
 }
 
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLongestEdges() {
+  if (input_.options.objective != Objective::kDilation || plan_.dilation_share <= 0 ||
+      last_refine_stop_.ShouldStop() || input_.graph.num_edges() == 0) {
+    return Next::kContinue;
+  }
+  // From the least hop-bytes, then from the objective's best when that is another
+  // mapping, each with half the work.
+  std::vector<std::vector<SlotId>> starts = {book_.least_hop_bytes_slots()};
+  if (book_.best_slots() != starts.front()) starts.push_back(book_.best_slots());
+  DilationRefineOptions options;
+  options.max_work = static_cast<int64_t>(std::clamp(
+      plan_.dilation_share * EffectiveTimeLimitSeconds(input_.options, input_.graph.num_tasks()) *
+          plan_.dilation_edges_per_second / static_cast<double>(starts.size()),
+      1.0, 9e18));
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const absl::Time start = absl::Now();
+    DilationRefineStats stats;
+    std::vector<SlotId> refined =
+        RefineDilation(input_.graph, input_.allocation, std::move(starts[k]), options,
+                       last_refine_stop_, Near(), &stats);
+    book_.Add(index_++, k == 0 ? "dilation-refine" : "dilation-refine(from the best)",
+              std::move(refined), start,
+              {{"shortening_exchanges", static_cast<double>(stats.shortening_exchanges)},
+               {"recovering_exchanges", static_cast<double>(stats.recovering_exchanges)},
+               {"max_dilation_before", static_cast<double>(stats.start_max_dilation)},
+               {"max_dilation_after", static_cast<double>(stats.end_max_dilation)},
+               {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+  }
+  return Next::kContinue;
+}
+
 // The phases in the order they run; a phase that returns kDone ends the run.
 constexpr absl::StatusOr<PortfolioRun::Next> (PortfolioRun::*kPhases[])() = {
-    &PortfolioRun::OfferInitial, &PortfolioRun::Construct,   &PortfolioRun::RefineBest,
-    &PortfolioRun::SearchLarge,  &PortfolioRun::SearchSmall, &PortfolioRun::RefineLinkLoads,
+    &PortfolioRun::OfferInitial,       &PortfolioRun::Construct,   &PortfolioRun::RefineBest,
+    &PortfolioRun::SearchLarge,        &PortfolioRun::SearchSmall, &PortfolioRun::RefineLinkLoads,
+    &PortfolioRun::RefineLongestEdges,
 };
 
 }  // namespace
@@ -709,26 +775,29 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // The lower bound it computes first never ends with more tasks than slots.
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
-  // With the congestion objective the link-load refinement, last, gets congestion_share
-  // of the time left: the phases before it stop that much earlier (GRASP and the
-  // searches would otherwise use all of it, and it would never run).
-  StopCondition before_link_loads = input.stop;
+  // With the congestion or the dilation objective its refinement, last, gets its
+  // share of the time left: the phases before it stop that much earlier (GRASP and
+  // the searches would otherwise use all of it, and it would never run).
+  StopCondition before_last_refine = input.stop;
   const absl::Time deadline = input.stop.deadline();
-  if (input.options.objective == Objective::kCongestion && plan_.congestion_share > 0 &&
-      deadline != absl::InfiniteFuture()) {
+  const double last_share = input.options.objective == Objective::kCongestion
+                                ? plan_.congestion_share
+                            : input.options.objective == Objective::kDilation ? plan_.dilation_share
+                                                                              : 0.0;
+  if (last_share > 0 && deadline != absl::InfiniteFuture()) {
     const absl::Time now = absl::Now();
     if (deadline > now) {
-      before_link_loads = input.stop.Until(deadline - (deadline - now) * plan_.congestion_share);
+      before_last_refine = input.stop.Until(deadline - (deadline - now) * last_share);
     }
   }
-  const MapInput searches_input{input.graph,       input.allocation,  input.options,
-                                before_link_loads, input.on_progress, input.pattern,
+  const MapInput searches_input{input.graph,        input.allocation,  input.options,
+                                before_last_refine, input.on_progress, input.pattern,
                                 input.initial};
   // The refinement's work is a count (congestion_share of the budget at a nominal
   // rate), so it runs even when the phases before it overran their stop, as on a
   // slow machine: only cancellation stops it early.
-  const StopCondition link_loads_stop = input.stop.WithoutDeadline();
-  PortfolioRun run(plan_, *registry_, searches_input, link_loads_stop,
+  const StopCondition last_refine_stop = input.stop.WithoutDeadline();
+  PortfolioRun run(plan_, *registry_, searches_input, last_refine_stop,
                    AnnealMovesPerTask(input, input.graph.num_tasks()));
   for (auto phase : kPhases) {
     absl::StatusOr<PortfolioRun::Next> next = (run.*phase)();

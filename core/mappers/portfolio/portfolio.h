@@ -69,6 +69,11 @@ struct PortfolioPlan {
   // budget at congestion_links_per_second (a count of work, not the clock).
   double congestion_share = 0.3;
   double congestion_links_per_second = 5e7;
+  // With the dilation objective, last: exchanges that shorten the longest edges,
+  // then lower hop-bytes under the bound they reached (RefineDilation), from the
+  // best, over edges worth dilation_share of the budget at dilation_edges_per_second.
+  double dilation_share = 0.3;
+  double dilation_edges_per_second = 5e7;
   // The anneal options; runs of more than anneal.moves_per_task moves per task
   // start hotter (x sqrt of the ratio, at most 3.3x).
   AnnealOptions anneal;

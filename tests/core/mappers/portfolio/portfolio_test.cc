@@ -3,8 +3,10 @@
 #include "core/mappers/portfolio/portfolio.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -327,6 +329,46 @@ TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
   const Candidate& last = out->candidates.back();
   EXPECT_EQ(last.algorithm, "congestion-refine");
   EXPECT_TRUE(last.error.empty()) << last.error;
+}
+
+// With the dilation objective the last candidates shorten the longest edge from
+// the least hop-bytes and from the best, and the answer's longest edge is the
+// shortest of all; on the fragmented allocation the hop-bytes searches leave a few
+// edges far longer than the rest.
+TEST(PortfolioTest, DilationObjectiveEndsWithTheLongestEdgeRefinement) {
+  const TaskGraph graph = testing::Generate("random-geometric", {}, 640);
+  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({8, 8, 8}, {true, true, true}));
+  std::vector<NodeId> nodes;
+  for (const auto& [first, count] :
+       {std::pair{10, 20}, {75, 40}, {200, 30}, {301, 45}, {460, 25}}) {
+    for (NodeId n = first; n < first + count; ++n) nodes.push_back(n);
+  }
+  const Allocation allocation = *Allocation::Create(torus, nodes, 4);
+  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
+  MapperOptions options;
+  options.objective = Objective::kDilation;
+  options.time_limit_seconds = 2;
+  const absl::StatusOr<MapOutput> out =
+      mapper.Map({graph, allocation, options, StopCondition(absl::Now() + absl::Seconds(2)),
+                  nullptr, nullptr, nullptr});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const int32_t answer = ComputeMaxDilation(graph, allocation, out->slot_of_task);
+  bool refined = false;
+  int32_t least_hop_bytes_dilation = 0;
+  HopBytes least_hop_bytes = std::numeric_limits<HopBytes>::max();
+  for (const Candidate& c : out->candidates) {
+    if (!c.error.empty()) continue;
+    EXPECT_LE(answer, c.max_dilation) << c.algorithm;
+    refined = refined || c.algorithm == "dilation-refine";
+    if (c.algorithm.starts_with("dilation-refine")) continue;
+    if (c.hop_bytes < least_hop_bytes) {
+      least_hop_bytes = c.hop_bytes;
+      least_hop_bytes_dilation = c.max_dilation;
+    }
+  }
+  EXPECT_TRUE(refined);
+  EXPECT_LT(answer, least_hop_bytes_dilation);
+  EXPECT_THAT(out->winner, ::testing::StartsWith("dilation-refine"));
 }
 
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and
