@@ -272,9 +272,16 @@ def main():
                     ["--objective", "congestion", "--format", "json", "-o", cong_json])
                 with open(cong_json) as f:
                     congested = json.load(f)
+                # What a user whose messages are small asks for: the longest route.
+                dil_json = map_json.replace(".map.json", ".dilation.map.json")
+                run([args.hopmap, "map"] + common +
+                    ["--objective", "dilation", "--format", "json", "-o", dil_json])
+                with open(dil_json) as f:
+                    shortened = json.load(f)
                 sim = json.loads(run([args.hopmap, "simulate"] + common +
                                      ["--pattern", "graph", "--mapping", map_json,
-                                      "--mapping", cong_json, "--format", "json"]).stdout)
+                                      "--mapping", cong_json, "--mapping", dil_json,
+                                      "--format", "json"]).stdout)
                 # The longest route a message takes (hops of the most dilated edge):
                 # with small messages the time is its latency (docs/simulate.md).
                 identity = os.path.join(work, f"identity-{tasks}.perm")
@@ -283,20 +290,23 @@ def main():
                         f.write("".join(f"{t}\n" for t in range(tasks)))
                 slurm_eval = json.loads(run([args.hopmap, "eval"] + common +
                                             ["--mapping", identity, "--format", "json"]).stdout)
-                # In the order given: in-order (Slurm's), hop-bytes, congestion.
-                slurm_time, hopmap_time, congestion_time = [
+                # In the order given: in-order (Slurm's), hop-bytes, congestion, dilation.
+                slurm_time, hopmap_time, congestion_time, dilation_time = [
                     s["time_s"] for s in sim["simulations"]]
                 edges = read_edges(graph)
                 slurm_nodes = [order[t // cores] for t in range(tasks)]
                 hopmap_nodes = [order[s // cores] for s in mapped["slot_of_task"]]
                 congestion_nodes = [order[s // cores] for s in congested["slot_of_task"]]
+                dilation_nodes = [order[s // cores] for s in shortened["slot_of_task"]]
                 for placement, hb, t, longest, node_of_task in [
                         ("slurm", mapped["baseline_hop_bytes"], slurm_time,
                          slurm_eval["max_dilation"], slurm_nodes),
                         ("hopmap", mapped["hop_bytes"], hopmap_time, mapped["max_dilation"],
                          hopmap_nodes),
                         ("hopmap-congestion", congested["hop_bytes"], congestion_time,
-                         congested["max_dilation"], congestion_nodes)]:
+                         congested["max_dilation"], congestion_nodes),
+                        ("hopmap-dilation", shortened["hop_bytes"], dilation_time,
+                         shortened["max_dilation"], dilation_nodes)]:
                     row = {"topology": partition, "allocation": alloc, "nodes": len(order),
                            "graph": graph_name, "message_bytes": size, "tasks": tasks,
                            "placement": placement,
@@ -323,10 +333,12 @@ def report(rows):
         key = (r["topology"], r["allocation"], r["graph"], r["message_bytes"])
         pairs.setdefault(key, {})[r["placement"]] = r
     print(f"{'topology':8} {'allocation':24} {'graph':10} {'bytes':>6} {'tasks':>5} "
-          f"{'hop-bytes':>9} {'time':>6} {'crossing':>8} {'longest':>7} {'time(c)':>7}  "
+          f"{'hop-bytes':>9} {'time':>6} {'crossing':>8} {'longest':>7} {'time(c)':>7} "
+          f"{'time(d)':>7} {'long(d)':>7}  "
           f"(hopmap / Slurm 26's ranking; longest: the longest route's hops, hopmap/Slurm; "
-          f"time(c): with --objective congestion)")
-    torus_hb, torus_t, torus_tc, cross = [], {}, {}, []
+          f"time(c), time(d): with --objective congestion, dilation; long(d): dilation's "
+          f"longest route)")
+    torus_hb, torus_t, torus_tc, torus_td, cross = [], {}, {}, {}, []
     worst_cross = 0.0
     for (topo, alloc, graph, size), p in pairs.items():
         s, h = p["slurm"], p["hopmap"]
@@ -334,6 +346,8 @@ def report(rows):
         t = h["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0
         c = p.get("hopmap-congestion")
         tc = (c["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0) if c else None
+        d = p.get("hopmap-dilation")
+        td = (d["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0) if d else None
         shown = ""
         if s["crossing_bytes"] is not None:
             c = h["crossing_bytes"] / s["crossing_bytes"] if s["crossing_bytes"] else (
@@ -346,21 +360,27 @@ def report(rows):
             torus_t.setdefault(size, []).append(t)
             if tc is not None:
                 torus_tc.setdefault(size, []).append(tc)
+            if td is not None:
+                torus_td.setdefault(size, []).append(td)
         longest = f"{h['longest_route_hops']}/{s['longest_route_hops']}"
         shown_tc = f"{tc:.3f}" if tc is not None else "-"
+        shown_td = f"{td:.3f}" if td is not None else "-"
+        longest_d = f"{d['longest_route_hops']}/{s['longest_route_hops']}" if d else "-"
         print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} "
-              f"{shown:>8} {longest:>7} {shown_tc:>7}")
+              f"{shown:>8} {longest:>7} {shown_tc:>7} {shown_td:>7} {longest_d:>7}")
     gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
     times = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded" else
                                                       " graphs")
                       for size, v in sorted(torus_t.items(), key=lambda kv: str(kv[0])))
     print(f"fragmented tori: hop-bytes {gm(torus_hb):.3f}x Slurm's; predicted time {times} "
           f"(geometric means; targets <= 0.40x)")
-    if torus_tc:
-        times_c = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded"
+    for objective, by_size in (("congestion", torus_tc), ("dilation", torus_td)):
+        if not by_size:
+            continue
+        times_o = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded"
                                                             else " graphs")
-                            for size, v in sorted(torus_tc.items(), key=lambda kv: str(kv[0])))
-        print(f"fragmented tori, hopmap --objective congestion: predicted time {times_c}")
+                            for size, v in sorted(by_size.items(), key=lambda kv: str(kv[0])))
+        print(f"fragmented tori, hopmap --objective {objective}: predicted time {times_o}")
     print(f"trees and blocks: crossing bytes {gm(cross):.3f}x Slurm's (geometric mean; target "
           f"<= 0.85x), worst job {worst_cross:.3f}x (target <= 1.00x)")
 

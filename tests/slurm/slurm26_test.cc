@@ -290,9 +290,10 @@ TEST_F(Slurm26Test, AMappedJobRunsWhereHopmapSaidUnderEachTopology) {
                 HasSubstr(absl::StrCat("hopmap-prolog: job ", job.job_id, ": mapped 8 ranks onto ",
                                        allocation, ": 8 tasks on 8 slots")));
     // The prolog mapped onto the partition's topology.
-    EXPECT_THAT(log, HasSubstr(absl::StrCat("-> ", *dir_, "/hostfiles/job-", job.job_id,
-                                            ".hostfile (machine slurm-topology:", *dir_,
-                                            "/topology.yaml:", partition, ")")));
+    EXPECT_THAT(log,
+                HasSubstr(absl::StrCat("-> ", *dir_, "/hostfiles/job-", job.job_id,
+                                       ".hostfile (machine slurm-topology:", *dir_,
+                                       "/topology.yaml:", partition, ", objective hop-bytes)")));
   }
 }
 

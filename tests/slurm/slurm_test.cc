@@ -171,6 +171,32 @@ TEST_F(SlurmTest, AJobWithAGraphRunsItsRanksWhereHopmapdSaid) {
   EXPECT_FALSE(fs::exists(absl::StrCat(*dir_, "/hostfiles/job-", job.job_id, ".hostfile")));
 }
 
+// What to minimise comes after the graph in the comment; the log line names it, and
+// a word the prolog does not know leaves the job unmapped with the reason.
+TEST_F(SlurmTest, TheCommentChoosesTheObjective) {
+  WritePairsGraph(*dir_ + "/jobs/pairs.edgelist");
+  const JobOutput job = RunJob("dilation", "'hopmap:pairs.edgelist objective=dilation'");
+  ASSERT_EQ(job.hostfile.size(), 8u) << job.text << PrologLog();
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(job.node_of_rank.at(rank), job.node_of_rank.at(rank + 4)) << "pair " << rank;
+  }
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job-", job.job_id, ".hostfile (machine ")));
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat(".hostfile (machine slurm:", *dir_,
+                                                  "/topology.conf, objective dilation)")));
+  const JobOutput unknown = RunJob("unknown-option", "'hopmap:pairs.edgelist fast=yes'");
+  EXPECT_EQ(unknown.node_of_rank, BlockLayout()) << unknown.text;
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("job ", unknown.job_id,
+                                     ": not mapped: --comment: unknown option 'fast=yes' after "
+                                     "the graph (known: objective=NAME)")));
+  const JobOutput bad = RunJob("bad-objective", "'hopmap:pairs.edgelist objective=speed'");
+  EXPECT_EQ(bad.node_of_rank, BlockLayout()) << bad.text;
+  EXPECT_THAT(PrologLog(),
+              HasSubstr(absl::StrCat("job ", bad.job_id,
+                                     ": not mapped: unknown objective 'speed' (known: hop-bytes, "
+                                     "congestion, dilation)")));
+}
+
 TEST_F(SlurmTest, AJobThatDidNotAskRunsUnchanged) {
   const JobOutput job = RunJob("plain", "");
   EXPECT_TRUE(job.hostfile.empty()) << job.text;

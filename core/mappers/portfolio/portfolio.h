@@ -54,7 +54,7 @@ struct PortfolioPlan {
   bool skip_searches_at_exchange_optimum = true;
   // Beside the iterated search and the restarts (which use one core: their
   // refinements are small), simulated annealing from the same start on another core,
-  // hop-bytes objective only. Its moves per task are set from anneal_share (in [0, 1);
+  // not with the congestion objective. Its moves per task are set from anneal_share (in [0, 1);
   // 0: off) of the budget at a nominal rate of anneal_edge_rate / sqrt(tasks) edges
   // scanned per second, never below anneal_min_edge_rate (a count, not the clock, so a
   // run the deadline does not cut repeats). Below anneal_min_moves_per_task it does not
