@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "HopmapLB.h"
+#include "LBManager.h"
 #include "ckgraph.h"
 #include "hopmap.h"
 
@@ -82,6 +83,11 @@ void lbinit() {
                           "HopmapLB: write each step's problem into this directory")) {
     options.dump_dir = text;
   }
+  // Charm++ measures an object's packed size (LDObjData::pupSize) at each AtSync
+  // only when a balancer asks; otherwise the field is never set and decodes to
+  // anything up to 1.4e11 bytes. Asked for here, so migration costs and limits in
+  // bytes see the objects' real state (one PUP::sizer pass per object per step).
+  _lb_psizer_on = true;
   LBRegisterBalancer<HopmapLB>("HopmapLB",
                                "Place objects through hopmapd (hop-bytes on a machine model)");
   LBTurnCommOn();
@@ -200,11 +206,10 @@ std::string Ask(const BaseLB::LDStats& stats, const ObjGraph& graph, std::vector
   const Csr csr = CommunicationOf(graph);
   std::vector<double> loads(n);
   std::vector<int32_t> current(n);
-  // What a migration moves: the object's packed size as Charm++ last measured it.
-  // Charm++ sets pupSize only when it packs the object, so before an object's first
-  // migration the field is uninitialised and can decode to anything up to ~2^69.
-  // Sizes over 1 TiB (or over hopmapd's 2^62 total spread over the objects) are
-  // taken as unknown: 1 byte, as without sizes.
+  // What a migration moves: the object's packed size as Charm++ measured it at its
+  // last AtSync (lbinit asks for it). A size of 0 (not measured) or over 1 TiB (or
+  // over hopmapd's 2^62 total spread over the objects) is taken as unknown: 1 byte,
+  // as without sizes.
   const int64_t max_state_bytes = std::min<int64_t>(int64_t{1} << 40, (int64_t{1} << 62) / n);
   std::vector<int64_t> state_bytes(n);
   // Objects Charm++ may not migrate stay where they are (hopmapd keeps them home).

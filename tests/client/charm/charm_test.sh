@@ -117,6 +117,13 @@ if [[ $mode == daemon ]]; then
   PATH="$build/client:$PATH" bash "$work/dump/step1.sh" --format perm -q -o "$work/replay.perm" \
     >"$work/replay.log" 2>&1 || { cat "$work/replay.log"; fail "dump/step1.sh failed"; }
   [[ $(grep -c . "$work/replay.perm") -eq 64 ]] || fail "dump/step1.sh placed not 64 objects"
+  # Each chare packs two (128 + 2)^2 arrays of doubles, 270,400 bytes, and Charm++
+  # measures it within 0.5% when HopmapLB asks (an unmeasured size is garbage).
+  for k in 1 2 3; do
+    awk '$1 < 269000 || $1 > 272000 { bad = bad " " NR ":" $1 } END { if (bad) { print bad; exit 1 } }' \
+      "$work/dump/step$k.state-bytes" >"$work/sizes.bad" ||
+      fail "step $k: objects' state sizes not about 270,400 bytes (object line:size):$(cat "$work/sizes.bad")"
+  done
   echo "ok: ${lb_lines[*]}"
 else
   kept=$(grep -c '^HopmapLB> placement kept: cannot reach hopmapd at 127.0.0.1:1' "$work/run.out" || true)
