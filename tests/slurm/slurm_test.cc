@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -180,21 +181,19 @@ TEST_F(SlurmTest, TheCommentChoosesTheObjective) {
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_EQ(job.node_of_rank.at(rank), job.node_of_rank.at(rank + 4)) << "pair " << rank;
   }
-  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job-", job.job_id, ".hostfile (machine ")));
-  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat(".hostfile (machine slurm:", *dir_,
-                                                  "/topology.conf, objective dilation)")));
-  const JobOutput unknown = RunJob("unknown-option", "'hopmap:pairs.edgelist fast=yes'");
-  EXPECT_EQ(unknown.node_of_rank, BlockLayout()) << unknown.text;
-  EXPECT_THAT(PrologLog(),
-              HasSubstr(absl::StrCat("job ", unknown.job_id,
-                                     ": not mapped: --comment: unknown option 'fast=yes' after "
-                                     "the graph (known: objective=NAME)")));
-  const JobOutput bad = RunJob("bad-objective", "'hopmap:pairs.edgelist objective=speed'");
-  EXPECT_EQ(bad.node_of_rank, BlockLayout()) << bad.text;
-  EXPECT_THAT(PrologLog(),
-              HasSubstr(absl::StrCat("job ", bad.job_id,
-                                     ": not mapped: unknown objective 'speed' (known: hop-bytes, "
-                                     "congestion, dilation)")));
+  EXPECT_THAT(PrologLog(), HasSubstr(absl::StrCat("job-", job.job_id, ".hostfile (machine slurm:",
+                                                  *dir_, "/topology.conf, objective dilation)")));
+  const std::tuple<std::string, std::string, std::string> refused[] = {
+      {"unknown-option", "'hopmap:pairs.edgelist fast=yes'",
+       "--comment: unknown option 'fast=yes' after the graph (known: objective=NAME)"},
+      {"unknown-objective", "'hopmap:pairs.edgelist objective=speed'",
+       "unknown objective 'speed' (known: hop-bytes, congestion, dilation)"}};
+  for (const auto& [name, comment, why] : refused) {
+    const JobOutput unmapped = RunJob(name, comment);
+    EXPECT_EQ(unmapped.node_of_rank, BlockLayout()) << unmapped.text;
+    EXPECT_THAT(PrologLog(),
+                HasSubstr(absl::StrCat("job ", unmapped.job_id, ": not mapped: ", why)));
+  }
 }
 
 TEST_F(SlurmTest, AJobThatDidNotAskRunsUnchanged) {

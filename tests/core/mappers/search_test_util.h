@@ -52,6 +52,18 @@ inline Allocation WholeTorus(std::vector<int32_t> dims, int32_t cores) {
   return *Allocation::Create(torus, std::move(nodes), cores);
 }
 
+// 160 nodes of an 8x8x8 torus in five runs of consecutive ids (what a scheduler that
+// fills free nodes in name order leaves a job), 4 cores each: 640 slots.
+inline Allocation FragmentedTorus8() {
+  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({8, 8, 8}, {true, true, true}));
+  std::vector<NodeId> nodes;
+  for (const auto& [first, count] :
+       {std::pair{10, 20}, {75, 40}, {200, 30}, {301, 45}, {460, 25}}) {
+    for (NodeId n = first; n < first + count; ++n) nodes.push_back(n);
+  }
+  return *Allocation::Create(torus, std::move(nodes), 4);
+}
+
 // Every task on an allocated slot, no slot twice (so no node over its cores).
 inline void ExpectValidMapping(const Allocation& allocation, const TaskGraph& graph,
                                const std::vector<SlotId>& mapping) {

@@ -26,13 +26,7 @@ const StopCondition kNoDeadline(absl::InfiniteFuture());
 // reported figures are the mapping's, and the same call gives the same answer.
 TEST(DilationRefineTest, ShortensTheLongestEdgeOnAFragmentedTorus) {
   const TaskGraph graph = Generate("random-geometric", {}, 640);
-  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({8, 8, 8}, {true, true, true}));
-  std::vector<NodeId> nodes;
-  for (const auto& [first, count] :
-       {std::pair{10, 20}, {75, 40}, {200, 30}, {301, 45}, {460, 25}}) {
-    for (NodeId n = first; n < first + count; ++n) nodes.push_back(n);
-  }
-  const Allocation allocation = *Allocation::Create(torus, nodes, 4);
+  const Allocation allocation = testing::FragmentedTorus8();
   ASSERT_EQ(allocation.num_slots(), 640);
   std::vector<SlotId> in_order(640);
   std::iota(in_order.begin(), in_order.end(), SlotId{0});

@@ -337,13 +337,7 @@ TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
 // edges far longer than the rest.
 TEST(PortfolioTest, DilationObjectiveEndsWithTheLongestEdgeRefinement) {
   const TaskGraph graph = testing::Generate("random-geometric", {}, 640);
-  auto torus = std::make_shared<TorusMachine>(*TorusMachine::Create({8, 8, 8}, {true, true, true}));
-  std::vector<NodeId> nodes;
-  for (const auto& [first, count] :
-       {std::pair{10, 20}, {75, 40}, {200, 30}, {301, 45}, {460, 25}}) {
-    for (NodeId n = first; n < first + count; ++n) nodes.push_back(n);
-  }
-  const Allocation allocation = *Allocation::Create(torus, nodes, 4);
+  const Allocation allocation = testing::FragmentedTorus8();
   const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
   MapperOptions options;
   options.objective = Objective::kDilation;
