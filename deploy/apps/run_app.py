@@ -34,6 +34,8 @@ from slurm_order import slurm_order
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLACEMENTS = ["in-order", "slurm", "scotch", "hopmap"]
+# Asked for by name only: hopmap with another objective (hopmap map --objective).
+OTHER_PLACEMENTS = {"hopmap-congestion": "congestion", "hopmap-dilation": "dilation"}
 # SimGrid settings for every SMPI run of an application (docs/apps.md): Open MPI's
 # collective algorithms, as a real run would use (SMPI's default selector has a
 # linear MPI_Gather at the root, quadratic in the ranks).
@@ -115,7 +117,9 @@ def main():
                     help="a SimGrid setting for the SMPI runs, repeatable; replaces the "
                     f"default ({' '.join(SMPI_CONFIG)})")
     ap.add_argument("--placements", default=",".join(PLACEMENTS),
-                    help="which placements besides in-order (comma-separated)")
+                    help="which placements besides in-order (comma-separated; also "
+                    f"{', '.join(OTHER_PLACEMENTS)}: hopmap map --objective congestion or "
+                    "dilation)")
     ap.add_argument("-o", "--output", help="also write the rows as JSON here")
     ap.add_argument("--draw", help="also draw the run times as bars (.svg, .png or .pdf; "
                     "hopmap simulate --draw)")
@@ -148,10 +152,10 @@ def run_app(args):
         args.mpi_lib = os.path.join(REPO, "build", "client", "mpi", "libhopmap_mpi" +
                                     ("_mpich" if args.mpi == "mpich" else "") + ".so")
     wanted = [p for p in args.placements.split(",") if p and p != "in-order"]
-    unknown = [p for p in wanted if p not in PLACEMENTS]
+    unknown = [p for p in wanted if p not in PLACEMENTS and p not in OTHER_PLACEMENTS]
     if unknown:
         raise StepError(f"{app} (setup): --placements: unknown placement '{unknown[0]}' "
-                        f"(one of {', '.join(PLACEMENTS)})")
+                        f"(one of {', '.join(PLACEMENTS + list(OTHER_PLACEMENTS))})")
     for tool, what in [(args.hopmap, "hopmap (bash deploy/build.sh)"),
                        (args.mpi_lib, "libhopmap_mpi.so (bash deploy/build.sh)")]:
         if not os.path.exists(tool):
@@ -259,6 +263,13 @@ def run_app(args):
         path = os.path.join(pdir, "hopmap.json")
         run([args.hopmap, "map"] + common + ["--format", "json", "-o", path], "map", app)
         mappings.append(("hopmap", path, False))
+    for name, objective in OTHER_PLACEMENTS.items():
+        if name not in wanted:
+            continue
+        path = os.path.join(pdir, name + ".json")
+        run([args.hopmap, "map"] + common + ["--objective", objective, "--format", "json",
+                                              "-o", path], "map", app)
+        mappings.append((name, path, False))
 
     # The runs: every placement that differs from in-order, replaying the profile.
     print(f"run_app: {app} {ranks} on {args.machine}: running {1 + len(mappings)} placements "

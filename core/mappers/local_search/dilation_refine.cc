@@ -47,12 +47,18 @@ class DilationSearch {
   bool Shorten(int64_t& exchanges) {
     std::vector<TaskId> longest;
     while (!Exhausted()) {
-      const int32_t bound = LongestEdge();
-      if (bound == 0) return true;
+      // The longest edge and its tasks, in one pass.
+      int32_t bound = 0;
       longest.clear();
       for (TaskId t = 0; t < graph_.num_tasks(); ++t) {
-        if (LongestEdgeOf(t) == bound) longest.push_back(t);
+        const int32_t hops = LongestEdgeOf(t);
+        if (hops > bound) {
+          bound = hops;
+          longest.clear();
+        }
+        if (hops == bound && hops > 0) longest.push_back(t);
       }
+      if (bound == 0) return true;
       int64_t applied = 0;
       for (const TaskId t : longest) {
         if (Exhausted()) return false;
