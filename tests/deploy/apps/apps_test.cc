@@ -150,6 +150,26 @@ TEST_F(AppsTest, OpenMpiRecordsTheSameGraphAsMpich) {
   EXPECT_EQ(messages(ReadFile(graph_path)), messages(by_mpich));
 }
 
+// The other objectives' placements run when asked for by name, after in-order; an
+// unknown name is refused before anything runs.
+TEST_F(AppsTest, OtherObjectivesRunOnRequest) {
+  const Result run = RunApp("lulesh", work_ + "/objectives.json", "mpich",
+                            " --placements hopmap-dilation,hopmap-congestion");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const nlohmann::json rows = nlohmann::json::parse(ReadFile(work_ + "/objectives.json"))["runs"];
+  ASSERT_EQ(rows.size(), 3u) << rows.dump();
+  const char* placements[] = {"in-order", "hopmap-congestion", "hopmap-dilation"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(rows[i]["placement"], placements[i]);
+    EXPECT_GT(rows[i]["run_time_s"].get<double>(), 0);
+  }
+  const Result unknown =
+      RunApp("lulesh", work_ + "/unknown.json", "mpich", " --placements hopmap-speed");
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_THAT(unknown.output, HasSubstr("unknown placement 'hopmap-speed'"));
+  EXPECT_THAT(unknown.output, HasSubstr("hopmap-dilation"));
+}
+
 TEST(AppsErrorsTest, AWrongRankCountNamesTheApplicationAndTheStep) {
   const Result lulesh = RunCommand("python3 " HOPMAP_SOURCE_DIR
                                    "/deploy/apps/run_app.py lulesh 10 --size small --machine "
