@@ -443,7 +443,8 @@ class PortfolioRun {
   absl::StatusOr<Next> SearchSmall();
   // The congestion objective: exchanges that lower the busiest link, from the best.
   absl::StatusOr<Next> RefineLinkLoads();
-  // The dilation objective: exchanges that shorten the longest edges, from the best.
+  // The dilation objective: exchanges that shorten the longest edges, from the
+  // least hop-bytes and from the best.
   absl::StatusOr<Next> RefineLongestEdges();
 
   MapOutput Finish() && {
