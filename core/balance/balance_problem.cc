@@ -201,9 +201,9 @@ LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance) {
   cap.average = total / static_cast<double>(input.allocation.num_slots());
   cap.whole_loads = HasWholeLoads(input);
   cap.requested = ImbalanceCap(cap.average, imbalance, cap.whole_loads);
-  const double heaviest_placed =
+  cap.heaviest_placed =
       cap.heaviest == kInvalidTask ? 0.0 : cap.heaviest_load + cap.least_fixed_load;
-  cap.cap = std::max({cap.requested, heaviest_placed, cap.fixed_load});
+  cap.cap = std::max({cap.requested, cap.heaviest_placed, cap.fixed_load});
   return cap;
 }
 

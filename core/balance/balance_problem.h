@@ -125,8 +125,8 @@ struct LoadCap {
   double average = 0;        // total load (objects and background) / slots
   bool whole_loads = false;  // HasWholeLoads: requested is rounded up
   double requested = 0;      // ImbalanceCap(average, imbalance, whole_loads)
-  // max(requested, heaviest movable object + least_fixed_load, fixed_load): the
-  // least max slot load any placement can reach, as far as these two bounds see.
+  // max(requested, heaviest_placed, fixed_load): the least max slot load any
+  // placement can reach, as far as these two bounds see.
   double cap = 0;
   // The heaviest object that may move (kInvalidTask when none may).
   TaskId heaviest = kInvalidTask;
@@ -138,6 +138,9 @@ struct LoadCap {
   // carries at least this besides it.
   SlotId least_fixed_slot = kInvalidSlot;
   double least_fixed_load = 0;
+  // heaviest_load + least_fixed_load: what the heaviest object's slot carries at
+  // least (0 when no object may move).
+  double heaviest_placed = 0;
 };
 LoadCap ComputeLoadCap(const BalanceInput& input, double imbalance);
 

@@ -4,6 +4,7 @@
 #ifndef HOPMAP_CORE_SEARCH_POSITION_GRAPH_H_
 #define HOPMAP_CORE_SEARCH_POSITION_GRAPH_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -48,6 +49,23 @@ struct PositionGraph {
     return {adj.data() + xadj[p], adj.data() + xadj[p + 1]};
   }
 };
+
+// Into `out`, sorted and each once: the positions of task t's neighbours (and of t
+// itself when `with_own`) and their neighbours in `near`, where an exchange of t
+// can shorten or unload its edges. `position_of(task)` gives a task's position.
+template <typename PositionOf>
+void PositionsNearTask(const PositionGraph& near, const TaskGraph& graph, TaskId t, bool with_own,
+                       PositionOf position_of, std::vector<int32_t>& out) {
+  out.clear();
+  auto near_to = [&](int32_t p) {
+    out.push_back(p);
+    for (const int32_t q : near.neighbors(p)) out.push_back(q);
+  };
+  if (with_own) near_to(position_of(t));
+  graph.ForEachNeighbor(t, [&](TaskId v, Bytes) { near_to(position_of(v)); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
 
 // For every position, the sum of hops to every allocated node (lower = more
 // central). Exact: per-dimension histograms on a torus/mesh, the dense matrix

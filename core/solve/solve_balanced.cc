@@ -50,8 +50,7 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
   const double tol = LoadTolerance(cap.requested);
   lb.balanced = lb.max_load <= cap.requested + tol;
   if (!lb.balanced) {
-    const double heaviest_placed = cap.heaviest_load + cap.least_fixed_load;
-    if (cap.cap > cap.requested && cap.fixed_load >= heaviest_placed) {
+    if (cap.cap > cap.requested && cap.fixed_load >= cap.heaviest_placed) {
       lb.note = absl::StrCat("slot ", cap.fixed_slot, " carries ", cap.fixed_load,
                              " of background load and fixed objects, above ",
                              RequestedCapText(cap, balance.imbalance),
@@ -67,7 +66,7 @@ void MeasureBalanced(const BalanceInput& input, const BalanceOptions& balance, R
               ? absl::StrCat("object ", cap.heaviest, " has load ", cap.heaviest_load,
                              " and every slot carries at least ", cap.least_fixed_load,
                              " of background load and fixed objects (slot ", cap.least_fixed_slot,
-                             "): together ", heaviest_placed)
+                             "): together ", cap.heaviest_placed)
               : absl::StrCat("object ", cap.heaviest, " alone has load ", cap.heaviest_load);
       lb.note = absl::StrCat(object, ", above ", RequestedCapText(cap, balance.imbalance),
                              ": no placement meets the cap; the best reachable was sought");

@@ -135,15 +135,9 @@ std::vector<SlotId> RefineCongestion(const TaskGraph& graph, const Allocation& a
       graph.ForEachNeighbor(
           t, [&](TaskId v, Bytes) { crosses = crosses || book.Crosses(t, v, busiest); });
       if (!crosses) continue;
-      positions.clear();
-      auto near_to = [&](int32_t p) {
-        positions.push_back(p);
-        for (const int32_t q : near->neighbors(p)) positions.push_back(q);
-      };
-      near_to(placement.position_of(t));
-      graph.ForEachNeighbor(t, [&](TaskId v, Bytes) { near_to(placement.position_of(v)); });
-      std::sort(positions.begin(), positions.end());
-      positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+      PositionsNearTask(
+          *near, graph, t, /*with_own=*/true, [&](TaskId u) { return placement.position_of(u); },
+          positions);
       const SlotId from = placement.slot_of(t);
       for (const int32_t p : positions) {
         for (int32_t c = 0; c < cores && !moved; ++c) {

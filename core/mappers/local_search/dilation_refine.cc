@@ -122,14 +122,9 @@ class DilationSearch {
   // `change_at_bound`, and hop-bytes change by less than `below`: the lowest change
   // (lowest slot on ties), applied when there is one.
   bool ApplyBest(TaskId t, int32_t bound, int32_t change_at_bound, HopBytes below) {
-    positions_.clear();
-    graph_.ForEachNeighbor(t, [&](TaskId v, Bytes) {
-      const int32_t q = p_.position_of(v);
-      positions_.push_back(q);
-      for (const int32_t r : near_.neighbors(q)) positions_.push_back(r);
-    });
-    std::sort(positions_.begin(), positions_.end());
-    positions_.erase(std::unique(positions_.begin(), positions_.end()), positions_.end());
+    PositionsNearTask(
+        near_, graph_, t, /*with_own=*/false, [&](TaskId u) { return p_.position_of(u); },
+        positions_);
     const int32_t at = p_.position_of(t);
     const SlotId from = p_.slot_of(t);
     // The edges at the bound now, t's and (per partner) the partner's.

@@ -458,6 +458,14 @@ class PortfolioRun {
     return input_.options.objective == Objective::kHopBytes &&
            book_.best_hop_bytes() <= bound_.value;
   }
+  // A count of work worth `share` of the budget at `per_second`, split into `parts`
+  // (at least 1 each): the objectives' last refinements stop on it, not on the clock.
+  [[nodiscard]] int64_t WorkWorth(double share, double per_second, int parts = 1) const {
+    return static_cast<int64_t>(
+        std::clamp(share * EffectiveTimeLimitSeconds(input_.options, input_.graph.num_tasks()) *
+                       per_second / static_cast<double>(parts),
+                   1.0, 9e18));
+  }
   [[nodiscard]] const PositionGraph* Near() {
     if (!near_ && input_.allocation.num_slots() > RefineOptions{}.all_pairs_slot_limit) {
       near_ = PositionGraph::Build(input_.allocation);
@@ -716,10 +724,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
   }
   const absl::Time start = absl::Now();
   CongestionRefineOptions options;
-  options.max_work = static_cast<int64_t>(std::clamp(
-      plan_.congestion_share * EffectiveTimeLimitSeconds(input_.options, input_.graph.num_tasks()) *
-          plan_.congestion_links_per_second,
-      1.0, 9e18));
+  options.max_work = WorkWorth(plan_.congestion_share, plan_.congestion_links_per_second);
   CongestionRefineStats stats;
   std::vector<SlotId> refined =
       RefineCongestion(input_.graph, input_.allocation, book_.best_slots(), input_.options.routing,
@@ -742,10 +747,8 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLongestEdges() {
   std::vector<std::vector<SlotId>> starts = {book_.least_hop_bytes_slots()};
   if (book_.best_slots() != starts.front()) starts.push_back(book_.best_slots());
   DilationRefineOptions options;
-  options.max_work = static_cast<int64_t>(std::clamp(
-      plan_.dilation_share * EffectiveTimeLimitSeconds(input_.options, input_.graph.num_tasks()) *
-          plan_.dilation_edges_per_second / static_cast<double>(starts.size()),
-      1.0, 9e18));
+  options.max_work = WorkWorth(plan_.dilation_share, plan_.dilation_edges_per_second,
+                               static_cast<int>(starts.size()));
   for (size_t k = 0; k < starts.size(); ++k) {
     const absl::Time start = absl::Now();
     DilationRefineStats stats;
