@@ -2,8 +2,9 @@
 // (the most dilated edge), the figure a latency-bound phase's time follows: every
 // message of the phase at once, each small, and the last to arrive is the one with
 // the most hops. The other searches lower hop-bytes, a sum, and leave a few edges
-// long: on an irregular graph of 640 tasks over 160 nodes of a fragmented 8x8x8
-// torus, anneal's mapping had 4 of its 2,495 edges at 8 hops and 12 more at 5 or 6.
+// long: in one run of docs/cli.md's example (a random geometric graph of 640 tasks
+// over 160 nodes of an 8x8x8 torus in five pieces), anneal's mapping had 1 of its
+// 2,495 edges at 8 hops and 12 more at 5 to 7.
 #ifndef HOPMAP_CORE_MAPPERS_LOCAL_SEARCH_DILATION_REFINE_H_
 #define HOPMAP_CORE_MAPPERS_LOCAL_SEARCH_DILATION_REFINE_H_
 
