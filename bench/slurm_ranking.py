@@ -40,6 +40,9 @@ import time
 # weighs as much as its bytes, and a bandwidth-bound halo (a 64^3 subdomain's face in
 # doubles is 32 KiB).
 MESSAGE_BYTES = (1024, 65536)
+# hopmap's answers besides the default objective's (hop-bytes): placement, objective.
+OTHER_OBJECTIVES = [("hopmap-congestion", "congestion"), ("hopmap-dilation", "dilation"),
+                    ("hopmap-time", "time")]
 # Communication graphs recorded from proxy applications (data/commgraphs/SOURCES.md),
 # by task count.
 RECORDED = {1024: ["cnca_minife_1024", "cnca_minimd_1024", "cnca_npb_cg_C_1024",
@@ -266,22 +269,20 @@ def main():
                 map_seconds = time.monotonic() - started
                 with open(map_json) as f:
                     mapped = json.load(f)
-                # What a user who wants the time down asks for: the busiest link.
-                cong_json = map_json.replace(".map.json", ".congestion.map.json")
-                run([args.hopmap, "map"] + common +
-                    ["--objective", "congestion", "--format", "json", "-o", cong_json])
-                with open(cong_json) as f:
-                    congested = json.load(f)
-                # What a user whose messages are small asks for: the longest route.
-                dil_json = map_json.replace(".map.json", ".dilation.map.json")
-                run([args.hopmap, "map"] + common +
-                    ["--objective", "dilation", "--format", "json", "-o", dil_json])
-                with open(dil_json) as f:
-                    shortened = json.load(f)
-                sim = json.loads(run([args.hopmap, "simulate"] + common +
-                                     ["--pattern", "graph", "--mapping", map_json,
-                                      "--mapping", cong_json, "--mapping", dil_json,
-                                      "--format", "json"]).stdout)
+                # The other objectives: the busiest link (what a user whose messages
+                # are large asks for), the longest route (small messages), and the
+                # estimated time, which weighs both.
+                answers = {"hopmap": (map_json, mapped)}
+                for placement, objective in OTHER_OBJECTIVES:
+                    other_json = map_json.replace(".map.json", f".{objective}.map.json")
+                    run([args.hopmap, "map"] + common +
+                        ["--objective", objective, "--format", "json", "-o", other_json])
+                    with open(other_json) as f:
+                        answers[placement] = (other_json, json.load(f))
+                simulate = [args.hopmap, "simulate"] + common + ["--pattern", "graph"]
+                for mapping_json, _ in answers.values():
+                    simulate += ["--mapping", mapping_json]
+                sim = json.loads(run(simulate + ["--format", "json"]).stdout)
                 # The longest route a message takes (hops of the most dilated edge):
                 # with small messages the time is its latency (docs/simulate.md).
                 identity = os.path.join(work, f"identity-{tasks}.perm")
@@ -290,27 +291,23 @@ def main():
                         f.write("".join(f"{t}\n" for t in range(tasks)))
                 slurm_eval = json.loads(run([args.hopmap, "eval"] + common +
                                             ["--mapping", identity, "--format", "json"]).stdout)
-                # In the order given: in-order (Slurm's), hop-bytes, congestion, dilation.
-                slurm_time, hopmap_time, congestion_time, dilation_time = [
-                    s["time_s"] for s in sim["simulations"]]
+                # In the order given: in-order (Slurm's), then the answers in order.
+                times = [s["time_s"] for s in sim["simulations"]]
                 edges = read_edges(graph)
-                slurm_nodes = [order[t // cores] for t in range(tasks)]
-                hopmap_nodes = [order[s // cores] for s in mapped["slot_of_task"]]
-                congestion_nodes = [order[s // cores] for s in congested["slot_of_task"]]
-                dilation_nodes = [order[s // cores] for s in shortened["slot_of_task"]]
-                for placement, hb, t, longest, node_of_task in [
-                        ("slurm", mapped["baseline_hop_bytes"], slurm_time,
-                         slurm_eval["max_dilation"], slurm_nodes),
-                        ("hopmap", mapped["hop_bytes"], hopmap_time, mapped["max_dilation"],
-                         hopmap_nodes),
-                        ("hopmap-congestion", congested["hop_bytes"], congestion_time,
-                         congested["max_dilation"], congestion_nodes),
-                        ("hopmap-dilation", shortened["hop_bytes"], dilation_time,
-                         shortened["max_dilation"], dilation_nodes)]:
+                placements = [("slurm", mapped["baseline_hop_bytes"], times[0],
+                               slurm_eval["max_dilation"], list(range(tasks)),
+                               mapped.get("baseline_exchange_seconds"))]
+                for (placement, (_, answer)), t in zip(answers.items(), times[1:]):
+                    placements.append((placement, answer["hop_bytes"], t,
+                                       answer["max_dilation"], answer["slot_of_task"],
+                                       answer.get("exchange_seconds")))
+                for placement, hb, t, longest, slots, estimate in placements:
+                    node_of_task = [order[s // cores] for s in slots]
                     row = {"topology": partition, "allocation": alloc, "nodes": len(order),
                            "graph": graph_name, "message_bytes": size, "tasks": tasks,
                            "placement": placement,
                            "hop_bytes": hb, "comm_time_s": t, "longest_route_hops": longest,
+                           "estimated_time_s": estimate,
                            "crossing_bytes": (crossing_bytes(edges, node_of_task, group_of)
                                               if partition != "torus" else None)}
                     if placement == "hopmap":
@@ -334,20 +331,24 @@ def report(rows):
         pairs.setdefault(key, {})[r["placement"]] = r
     print(f"{'topology':8} {'allocation':24} {'graph':10} {'bytes':>6} {'tasks':>5} "
           f"{'hop-bytes':>9} {'time':>6} {'crossing':>8} {'longest':>7} {'time(c)':>7} "
-          f"{'time(d)':>7} {'long(d)':>7}  "
+          f"{'time(d)':>7} {'long(d)':>7} {'time(t)':>7} {'long(t)':>7} {'est/sim':>7}  "
           f"(hopmap / Slurm 26's ranking; longest: the longest route's hops, hopmap/Slurm; "
-          f"time(c), time(d): with --objective congestion, dilation; long(d): dilation's "
-          f"longest route)")
-    torus_hb, torus_t, torus_tc, torus_td, cross = [], {}, {}, {}, []
+          f"time(c), time(d), time(t): with --objective congestion, dilation, time; long(d), "
+          f"long(t): their longest routes; est/sim: the time objective's estimate of its "
+          f"answer over the simulated time)")
+    torus_hb, cross = [], []
+    # Per placement, per message size: the time ratios on fragmented tori.
+    torus_t = {}
+    estimate_ratios = []
     worst_cross = 0.0
+    ratio = lambda a, b: a / b if b else 1.0
     for (topo, alloc, graph, size), p in pairs.items():
         s, h = p["slurm"], p["hopmap"]
-        hb = h["hop_bytes"] / s["hop_bytes"] if s["hop_bytes"] else 1.0
-        t = h["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0
-        c = p.get("hopmap-congestion")
-        tc = (c["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0) if c else None
-        d = p.get("hopmap-dilation")
-        td = (d["comm_time_s"] / s["comm_time_s"] if s["comm_time_s"] else 1.0) if d else None
+        hb = ratio(h["hop_bytes"], s["hop_bytes"])
+        shown_t = {}
+        for placement in ["hopmap"] + [name for name, _ in OTHER_OBJECTIVES]:
+            if placement in p:
+                shown_t[placement] = ratio(p[placement]["comm_time_s"], s["comm_time_s"])
         shown = ""
         if s["crossing_bytes"] is not None:
             c = h["crossing_bytes"] / s["crossing_bytes"] if s["crossing_bytes"] else (
@@ -357,30 +358,35 @@ def report(rows):
             shown = f"{c:.3f}"
         elif alloc.startswith("fragmented"):
             torus_hb.append(hb)
-            torus_t.setdefault(size, []).append(t)
-            if tc is not None:
-                torus_tc.setdefault(size, []).append(tc)
-            if td is not None:
-                torus_td.setdefault(size, []).append(td)
+            for placement, t in shown_t.items():
+                torus_t.setdefault(placement, {}).setdefault(size, []).append(t)
         longest = f"{h['longest_route_hops']}/{s['longest_route_hops']}"
-        shown_tc = f"{tc:.3f}" if tc is not None else "-"
-        shown_td = f"{td:.3f}" if td is not None else "-"
-        longest_d = f"{d['longest_route_hops']}/{s['longest_route_hops']}" if d else "-"
-        print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} {t:>6.3f} "
-              f"{shown:>8} {longest:>7} {shown_tc:>7} {shown_td:>7} {longest_d:>7}")
+        cell = lambda placement: f"{shown_t[placement]:.3f}" if placement in shown_t else "-"
+        hops = lambda placement: (f"{p[placement]['longest_route_hops']}/"
+                                  f"{s['longest_route_hops']}" if placement in p else "-")
+        est = "-"
+        if "hopmap-time" in p and p["hopmap-time"]["estimated_time_s"]:
+            e = p["hopmap-time"]["estimated_time_s"] / p["hopmap-time"]["comm_time_s"]
+            estimate_ratios.append(e)
+            est = f"{e:.3f}"
+        print(f"{topo:8} {alloc:24} {graph:10} {size:>6} {s['tasks']:>5} {hb:>9.3f} "
+              f"{shown_t['hopmap']:>6.3f} {shown:>8} {longest:>7} {cell('hopmap-congestion'):>7} "
+              f"{cell('hopmap-dilation'):>7} {hops('hopmap-dilation'):>7} "
+              f"{cell('hopmap-time'):>7} {hops('hopmap-time'):>7} {est:>7}")
     gm = lambda v: math.exp(sum(math.log(x) for x in v) / len(v)) if v else float("nan")
-    times = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded" else
-                                                      " graphs")
-                      for size, v in sorted(torus_t.items(), key=lambda kv: str(kv[0])))
-    print(f"fragmented tori: hop-bytes {gm(torus_hb):.3f}x Slurm's; predicted time {times} "
-          f"(geometric means; targets <= 0.40x)")
-    for objective, by_size in (("congestion", torus_tc), ("dilation", torus_td)):
-        if not by_size:
-            continue
-        times_o = ", ".join(f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded"
-                                                            else " graphs")
-                            for size, v in sorted(by_size.items(), key=lambda kv: str(kv[0])))
-        print(f"fragmented tori, hopmap --objective {objective}: predicted time {times_o}")
+    by_size = lambda placement: ", ".join(
+        f"{gm(v):.3f}x with {size}" + (" B messages" if size != "recorded" else " graphs")
+        for size, v in sorted(torus_t.get(placement, {}).items(), key=lambda kv: str(kv[0])))
+    print(f"fragmented tori: hop-bytes {gm(torus_hb):.3f}x Slurm's; predicted time "
+          f"{by_size('hopmap')} (geometric means; targets <= 0.40x)")
+    for placement, objective in OTHER_OBJECTIVES:
+        if placement in torus_t:
+            print(f"fragmented tori, hopmap --objective {objective}: predicted time "
+                  f"{by_size(placement)}")
+    if estimate_ratios:
+        print(f"the time objective's estimate over the simulated time of its answer: "
+              f"{min(estimate_ratios):.3f}x to {max(estimate_ratios):.3f}x, geometric mean "
+              f"{gm(estimate_ratios):.3f}x")
     print(f"trees and blocks: crossing bytes {gm(cross):.3f}x Slurm's (geometric mean; target "
           f"<= 0.85x), worst job {worst_cross:.3f}x (target <= 1.00x)")
 

@@ -21,11 +21,13 @@
 # MG at 1,024 ranks, their own message sizes; message_bytes "recorded").
 # Writes {"runs": [{"topology", "allocation", "nodes", "graph", "message_bytes",
 # "tasks", "placement", "hop_bytes", "comm_time_s", "longest_route_hops",
-# "crossing_bytes"}]} (placement slurm, hopmap, hopmap-congestion or
-# hopmap-dilation, the last two `hopmap map --objective congestion` and `dilation`;
-# longest_route_hops: the hops of the placement's most dilated edge; crossing_bytes
-# null on the torus) to FILE and prints the table and the targets. quick
-# takes about 1 minute, full about 15 minutes (2 cores).
+# "estimated_time_s", "crossing_bytes"}]} (placement slurm, hopmap,
+# hopmap-congestion, hopmap-dilation or hopmap-time, the last three `hopmap map
+# --objective congestion`, `dilation` and `time`; longest_route_hops: the hops of the
+# placement's most dilated edge; estimated_time_s: the report's exchange_seconds,
+# the time objective's estimate; crossing_bytes null on the torus) to FILE and prints
+# the table and the targets. quick takes about 1 minute, full about 20
+# minutes (2 cores).
 #
 # Usage: bash bench/slurm_ranking.sh quick|full -o FILE.json
 # Environment: BUILD (build); KEEP_WORK=DIR keeps the cluster's files and the graphs.

@@ -75,6 +75,12 @@ std::string TextReport(const MappingReport& r) {
                                            "avg_link_load      %.1f bytes over %d links used\n",
                                            r.link_loads.max_load, RoutingName(r.routing),
                                            r.link_loads.average_load, r.link_loads.links_used));
+    if (r.exchange_seconds && r.baseline_exchange_seconds) {
+      // What --objective time minimises (core/metrics/exchange_time.h).
+      absl::StrAppend(
+          &text, absl::StrFormat("exchange_time      %.3f us (baseline %.3f us)\n",
+                                 *r.exchange_seconds * 1e6, *r.baseline_exchange_seconds * 1e6));
+    }
   } else if (!r.link_loads_skipped.empty()) {
     absl::StrAppend(&text, "link_loads         not computed: ", r.link_loads_skipped, "\n");
   }

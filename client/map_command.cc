@@ -240,7 +240,9 @@ void AddMapCommand(CLI::App& root, Action& run) {
       ->capture_default_str();
   cmd->add_option("--objective", flags->objective,
                   "What to minimise: hop-bytes; congestion (the largest link load, then "
-                  "hop-bytes); or dilation (the most hops a message travels, then hop-bytes)")
+                  "hop-bytes); dilation (the most hops a message travels, then hop-bytes); or "
+                  "time (the estimated time of one exchange of the graph's messages on the "
+                  "machine's links, then hop-bytes)")
       ->capture_default_str();
   cmd->add_option("--routing", flags->routing,
                   "Routing model for link loads: dimension-order or adaptive")

@@ -20,13 +20,6 @@ namespace hopmap::sim {
 // every route the redundant one is on). Indexed as model.links.
 std::vector<bool> RedundantLinks(const NetworkModel& model);
 
-// The constants of SimGrid's LV08 network model that the lower bounds use.
-struct Lv08Factors {
-  double latency_factor = 13.01;   // network/latency-factor
-  double bandwidth_factor = 0.97;  // network/bandwidth-factor
-  double tcp_gamma = 4194304;      // network/TCP-gamma: a flow's rate <= gamma / (2 x latency)
-};
-
 // For each phase, a time it cannot take less than: the slowest single flow alone
 // (its latency x latency_factor plus bytes over bandwidth_factor x its route's
 // narrowest link, or TCP's window bound), and the busiest link's bytes over

@@ -11,8 +11,9 @@ absl::StatusOr<Objective> ParseObjective(absl::string_view name) {
   if (name == "hop-bytes") return Objective::kHopBytes;
   if (name == "congestion") return Objective::kCongestion;
   if (name == "dilation") return Objective::kDilation;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown objective '", name, "' (known: hop-bytes, congestion, dilation)"));
+  if (name == "time") return Objective::kTime;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown objective '", name, "' (known: hop-bytes, congestion, dilation, time)"));
 }
 
 std::string ObjectiveName(Objective objective) {
@@ -23,6 +24,8 @@ std::string ObjectiveName(Objective objective) {
       return "congestion";
     case Objective::kDilation:
       return "dilation";
+    case Objective::kTime:
+      return "time";
   }
   return "hop-bytes";
 }

@@ -25,8 +25,9 @@ enum class Objective {
   kHopBytes,    // minimise hop-bytes
   kCongestion,  // minimise the largest directed link load
   kDilation,    // minimise the most hops any edge travels, then hop-bytes
+  kTime,        // minimise the estimated time of one exchange (exchange_time.h), then hop-bytes
 };
-// "hop-bytes", "congestion", "dilation"
+// "hop-bytes", "congestion", "dilation", "time"
 absl::StatusOr<Objective> ParseObjective(absl::string_view name);
 std::string ObjectiveName(Objective objective);
 

@@ -33,6 +33,9 @@ struct Candidate {
   std::string error;  // why it produced no mapping; empty when it did
   std::vector<Statistic> stats;
   int32_t max_dilation = 0;  // filled when the objective is dilation
+  // The estimated time of one exchange (core/metrics/exchange_time.h), seconds:
+  // filled when the objective is time.
+  double exchange_seconds = 0;
 };
 
 }  // namespace hopmap

@@ -13,19 +13,11 @@
 
 #include "absl/status/statusor.h"
 #include "core/graph/task_graph.h"
+#include "core/metrics/exchange_time.h"
 #include "core/topology/allocation.h"
 
 namespace hopmap {
 
-// A spec without link-bandwidth= / link-latency= gets these: one direction of a
-// 100 Gb/s link (InfiniBand EDR, 100G Ethernet) and a switch's port-to-port
-// latency of the same generation (docs/simulate.md).
-inline constexpr double kDefaultLinkBandwidth = 12.5e9;  // bytes/s
-inline constexpr double kDefaultLinkLatency = 100e-9;    // seconds per link
-// Two tasks on one node exchange through memory: a loopback of this bandwidth
-// that every such message has to itself (SimGrid's own loopback default).
-inline constexpr double kNodeBandwidth = 10e9;  // bytes/s
-inline constexpr double kNodeLatency = 0;
 // The link class of a node's inside on a machine with link classes and its own
 // Machine::NodeBandwidth (the NVLink between the GPUs of one host).
 inline constexpr char kNodeLinkClass[] = "nvlink";

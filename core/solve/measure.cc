@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/analysis/pattern.h"
+#include "core/metrics/exchange_time.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/node_cost.h"
 
@@ -74,6 +75,15 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
     baseline = in_order;
   }
   report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
+  if (report.link_loads.available()) {
+    if (auto e = EstimateExchangeTime(graph, allocation, report.slot_of_task, routing,
+                                      &report.link_loads)) {
+      report.exchange_seconds = e->seconds;
+    }
+    if (auto e = EstimateExchangeTime(graph, allocation, baseline, routing)) {
+      report.baseline_exchange_seconds = e->seconds;
+    }
+  }
   if (const NodeInterior* interior = allocation.machine().node_interior().get()) {
     NodeCostReport& n = report.node_cost.emplace();
     n.hop_cost = interior->hop_cost();

@@ -79,6 +79,11 @@ struct MappingReport {
   // Why link_loads is empty on a machine that has links (routes too long to walk).
   std::string link_loads_skipped;
   std::vector<LinkLoadEntry> busiest_links;  // filled by AddBusiestLinks
+  // The estimated time of one exchange of the graph's messages
+  // (core/metrics/exchange_time.h: what --objective time minimises), of this mapping
+  // and of the baseline; unset without link loads.
+  std::optional<double> exchange_seconds;
+  std::optional<double> baseline_exchange_seconds;
 
   LowerBound lower_bound;
   std::optional<double> gap;        // hop_bytes / lower_bound; unset when the bound is 0

@@ -89,6 +89,9 @@ nlohmann::ordered_json ReportToJson(const MappingReport& report) {
     j["links_used"] = nullptr;
   }
   if (!report.link_loads_skipped.empty()) j["link_loads_skipped"] = report.link_loads_skipped;
+  auto or_null = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  j["exchange_seconds"] = or_null(report.exchange_seconds);
+  j["baseline_exchange_seconds"] = or_null(report.baseline_exchange_seconds);
   j["solve_seconds"] = report.solve_seconds;
   j["time_limit_seconds"] = report.time_limit_seconds;
   Json candidates = Json::array();

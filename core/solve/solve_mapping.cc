@@ -29,10 +29,11 @@ absl::StatusOr<MappingReport> SolveMapping(const TaskGraph& graph, const Allocat
                                            const MapperRegistry& registry,
                                            const SolveControl& control) {
   if (absl::Status s = CheckHopBytesFit(graph, allocation); !s.ok()) return s;
-  if (options.objective == Objective::kCongestion && allocation.machine().num_links() == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("objective congestion needs a machine with links; ",
-                     allocation.machine().Spec(), " has only distances"));
+  if ((options.objective == Objective::kCongestion || options.objective == Objective::kTime) &&
+      allocation.machine().num_links() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "objective ", ObjectiveName(options.objective), " needs a machine with links; ",
+        allocation.machine().Spec(), " has only distances"));
   }
   absl::StatusOr<std::unique_ptr<Mapper>> mapper = registry.Create(algorithm);
   if (!mapper.ok()) return mapper.status();

@@ -118,7 +118,7 @@ class Machine {
     return link_latency_;
   }
   // Bandwidth between two slots of one node (bytes/s; NVLink inside a GPU host);
-  // nullopt: core/simulate's kNodeBandwidth (memory).
+  // nullopt: kNodeBandwidth (memory; core/metrics/exchange_time.h).
   [[nodiscard]] virtual std::optional<double> NodeBandwidth() const { return std::nullopt; }
   // The class of a link for reports that sum bytes by class ("nvlink", "rail",
   // "spine" on a GPU cluster); "" for machines whose links are all alike.

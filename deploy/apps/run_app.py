@@ -35,7 +35,8 @@ from slurm_order import slurm_order
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLACEMENTS = ["in-order", "slurm", "scotch", "hopmap"]
 # Asked for by name only: hopmap with another objective (hopmap map --objective).
-OTHER_PLACEMENTS = {"hopmap-congestion": "congestion", "hopmap-dilation": "dilation"}
+OTHER_PLACEMENTS = {"hopmap-congestion": "congestion", "hopmap-dilation": "dilation",
+                    "hopmap-time": "time"}
 # SimGrid settings for every SMPI run of an application (docs/apps.md): Open MPI's
 # collective algorithms, as a real run would use (SMPI's default selector has a
 # linear MPI_Gather at the root, quadratic in the ranks).
@@ -118,8 +119,8 @@ def main():
                     f"default ({' '.join(SMPI_CONFIG)})")
     ap.add_argument("--placements", default=",".join(PLACEMENTS),
                     help="which placements besides in-order (comma-separated; also "
-                    f"{', '.join(OTHER_PLACEMENTS)}: hopmap map --objective congestion or "
-                    "dilation)")
+                    f"{', '.join(OTHER_PLACEMENTS)}: hopmap map --objective congestion, "
+                    "dilation or time)")
     ap.add_argument("-o", "--output", help="also write the rows as JSON here")
     ap.add_argument("--draw", help="also draw the run times as bars (.svg, .png or .pdf; "
                     "hopmap simulate --draw)")

@@ -395,6 +395,10 @@ void ReportToProto(const MappingReport& r, v1::MapReply* out) {
   out->set_lower_bound(r.lower_bound.value);
   out->set_lower_bound_method(r.lower_bound.method);
   if (r.gap.has_value()) out->set_gap(*r.gap);
+  if (r.exchange_seconds) out->set_exchange_seconds(*r.exchange_seconds);
+  if (r.baseline_exchange_seconds) {
+    out->set_baseline_exchange_seconds(*r.baseline_exchange_seconds);
+  }
   out->set_baseline_hop_bytes(r.baseline_hop_bytes);
   out->set_improvement(r.improvement);
   out->set_max_dilation(r.max_dilation);
@@ -449,6 +453,10 @@ MappingReport ReportFromProto(const v1::MapReply& p) {
   r.lower_bound.value = p.lower_bound();
   r.lower_bound.method = p.lower_bound_method();
   if (p.has_gap()) r.gap = p.gap();
+  if (p.has_exchange_seconds()) r.exchange_seconds = p.exchange_seconds();
+  if (p.has_baseline_exchange_seconds()) {
+    r.baseline_exchange_seconds = p.baseline_exchange_seconds();
+  }
   r.baseline_hop_bytes = p.baseline_hop_bytes();
   r.improvement = p.improvement();
   if (p.has_node_cost()) {

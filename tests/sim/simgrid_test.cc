@@ -11,6 +11,7 @@
 
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
+#include "core/metrics/exchange_time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sim/model_codec.h"
@@ -145,6 +146,48 @@ TEST(SimGridTest, FewerHopBytesOnAContendedTorusIsPredictedFaster) {
   EXPECT_GT(random.busiest_link.bytes, in_order.busiest_link.bytes);
   EXPECT_GT(random.busiest_link_share, 0.5);
   EXPECT_LE(random.busiest_link_share, 1.0 / kBandwidthFactor + 1e-9);
+}
+
+// The time objective ranks placements by an estimate of what this simulator gives
+// (core/metrics/exchange_time.h): exact where one route or one link decides, and
+// on a contended torus close to it and in the same order.
+TEST(SimGridTest, TheTimeObjectivesEstimateFollowsTheSimulator) {
+  auto estimate = [](const TaskGraph& graph, const Allocation& allocation,
+                     const std::vector<SlotId>& slots) {
+    std::optional<ExchangeTimeEstimate> e =
+        EstimateExchangeTime(graph, allocation, slots, Routing::kDimensionOrder);
+    EXPECT_TRUE(e.has_value());
+    return e.value_or(ExchangeTimeEstimate{}).seconds;
+  };
+  const Allocation line = MustAllocate("mesh:8:link-bandwidth=1e9:link-latency=1e-6");
+  const TaskGraph one = MustBuild(2, {{0, 1, 2'000'000}});
+  EXPECT_NEAR(estimate(one, line, {0, 7}), SimulatedTime(one, line, {0, 7}), 1e-7);
+  const TaskGraph shared = MustBuild(8, {{0, 2, 2'000'000}, {1, 3, 2'000'000}});
+  const std::vector<SlotId> in_line = {0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_NEAR(estimate(shared, line, in_line) / SimulatedTime(shared, line, in_line), 1.0, 0.02);
+
+  const Allocation torus = MustAllocate("torus:4x4x4:link-bandwidth=1e9:link-latency=1e-7");
+  GeneratorOptions stencil;
+  stencil.kind = "stencil3d-7";
+  stencil.dims = {4, 4, 4};
+  stencil.wrap = true;
+  for (const Bytes bytes : {Bytes{1024}, Bytes{1} << 20}) {
+    SCOPED_TRACE(bytes);
+    stencil.bytes = bytes;
+    const TaskGraph graph = *GenerateGraph(stencil);
+    std::vector<SlotId> in_order(64);
+    std::iota(in_order.begin(), in_order.end(), 0);
+    std::vector<SlotId> shuffled = in_order;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
+    const double in_order_estimate = estimate(graph, torus, in_order);
+    const double shuffled_estimate = estimate(graph, torus, shuffled);
+    const double in_order_time = SimulatedTime(graph, torus, in_order);
+    const double shuffled_time = SimulatedTime(graph, torus, shuffled);
+    EXPECT_NEAR(in_order_estimate / in_order_time, 1.0, 0.02);
+    EXPECT_NEAR(shuffled_estimate / shuffled_time, 1.0, 0.25);
+    EXPECT_LT(in_order_estimate, shuffled_estimate);
+    EXPECT_LT(in_order_time, shuffled_time);
+  }
 }
 
 TEST(SimGridTest, TheSameRequestGivesTheSameTimesEveryRun) {

@@ -187,7 +187,7 @@ TEST_F(SlurmTest, TheCommentChoosesTheObjective) {
       {"unknown-option", "'hopmap:pairs.edgelist fast=yes'",
        "--comment: unknown option 'fast=yes' after the graph (known: objective=NAME)"},
       {"unknown-objective", "'hopmap:pairs.edgelist objective=speed'",
-       "unknown objective 'speed' (known: hop-bytes, congestion, dilation)"}};
+       "unknown objective 'speed' (known: hop-bytes, congestion, dilation, time)"}};
   for (const auto& [name, comment, why] : refused) {
     const JobOutput unmapped = RunJob(name, comment);
     EXPECT_EQ(unmapped.node_of_rank, BlockLayout()) << unmapped.text;

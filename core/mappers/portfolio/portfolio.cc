@@ -15,6 +15,7 @@
 #include "core/mappers/local_search/grasp.h"
 #include "core/mappers/local_search/iterated_refine.h"
 #include "core/mappers/local_search/refine.h"
+#include "core/metrics/exchange_time.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/metrics/link_loads.h"
 #include "core/metrics/lower_bound.h"
@@ -78,6 +79,10 @@ absl::Status PortfolioPlan::Validate() const {
         "portfolio plan: dilation_share must be in [0, 1] and dilation_edges_per_second > 0, got ",
         dilation_share, " and ", dilation_edges_per_second));
   }
+  if (!(time_share >= 0 && time_share <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("portfolio plan: time_share must be in [0, 1], got ", time_share));
+  }
   if (absl::Status s = anneal.Validate(); !s.ok()) return s;
   return absl::OkStatus();
 }
@@ -118,11 +123,7 @@ namespace {
 class CandidateBook {
  public:
   CandidateBook(const MapInput& input, int32_t keep)
-      : input_(input),
-        congestion_(input.options.objective == Objective::kCongestion),
-        dilation_(input.options.objective == Objective::kDilation),
-        keep_(keep),
-        start_(absl::Now()) {}
+      : input_(input), objective_(input.options.objective), keep_(keep), start_(absl::Now()) {}
 
   // Scores `slots` and records it as candidate `name` at plan position `index`;
   // keeps it if it is among the best. `started` is when the candidate began.
@@ -132,28 +133,40 @@ class CandidateBook {
     candidate.algorithm = name;
     candidate.stats = std::move(stats);
     candidate.hop_bytes = ComputeHopBytes(input_.graph, input_.allocation, slots);
-    if (congestion_) {
-      candidate.max_link_load =
-          ComputeLinkLoads(input_.graph, input_.allocation, slots, input_.options.routing).max_load;
+    // The time objective's refinements start from the best by the other objectives.
+    const bool time = objective_ == Objective::kTime;
+    if (objective_ == Objective::kCongestion || time) {
+      const LinkLoads loads =
+          ComputeLinkLoads(input_.graph, input_.allocation, slots, input_.options.routing);
+      candidate.max_link_load = loads.max_load;
+      if (time) {
+        // The portfolio refuses the objective on a machine without links.
+        candidate.exchange_seconds = EstimateExchangeTime(input_.graph, input_.allocation, slots,
+                                                          input_.options.routing, &loads)
+                                         .value_or(ExchangeTimeEstimate{})
+                                         .seconds;
+      }
     }
-    if (dilation_)
+    if (objective_ == Objective::kDilation || time) {
       candidate.max_dilation = ComputeMaxDilation(input_.graph, input_.allocation, slots);
+    }
     candidate.seconds = absl::ToDoubleSeconds(absl::Now() - started);
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (best_index_ < 0 || Better(candidate, index, best_score_, best_index_)) {
+    if (best_index_ < 0 || Better(objective_, candidate, index, best_score_, best_index_)) {
       best_.slot_of_task = slots;
       best_.winner = candidate.algorithm;
       best_score_ = candidate;
       best_index_ = index;
     }
     // The objective's best may not be the lowest hop-bytes: the dilation refinement
-    // starts from both (a crude construction can have the shorter longest edge).
-    if (dilation_ &&
-        (least_hop_bytes_index_ < 0 || candidate.hop_bytes < least_hop_bytes_ ||
-         (candidate.hop_bytes == least_hop_bytes_ && index < least_hop_bytes_index_))) {
-      least_hop_bytes_slots_ = slots;
-      least_hop_bytes_ = candidate.hop_bytes;
-      least_hop_bytes_index_ = index;
+    // starts from both (a crude construction can have the shorter longest edge), the
+    // time objective's from those and the best by longest edge and by busiest link.
+    if (objective_ == Objective::kDilation || time) {
+      least_hop_bytes_.Offer(Objective::kHopBytes, candidate, index, slots);
+    }
+    if (time) {
+      least_dilation_.Offer(Objective::kDilation, candidate, index, slots);
+      least_link_load_.Offer(Objective::kCongestion, candidate, index, slots);
     }
     KeepForRefinement(candidate, index, std::move(slots));
     Report(candidate);
@@ -188,6 +201,7 @@ class CandidateBook {
       c.hop_bytes = 0;
       c.max_link_load = 0;
       c.max_dilation = 0;
+      c.exchange_seconds = 0;
       c.error = absl::StrCat("not needed: ", name, ", earlier in the plan, is at the lower bound");
     }
   }
@@ -197,10 +211,17 @@ class CandidateBook {
   [[nodiscard]] const std::vector<SlotId>& best_slots() const { return best_.slot_of_task; }
   [[nodiscard]] HopBytes best_hop_bytes() const { return best_score_.hop_bytes; }
   [[nodiscard]] const std::string& best_name() const { return best_.winner; }
-  // With the dilation objective: the candidate of least hop-bytes (the earliest in
-  // the plan among equals).
+  // With the dilation or the time objective: the candidate of least hop-bytes (the
+  // earliest in the plan among equals).
   [[nodiscard]] const std::vector<SlotId>& least_hop_bytes_slots() const {
-    return least_hop_bytes_slots_;
+    return least_hop_bytes_.slots;
+  }
+  // With the time objective: the best candidate by longest edge, and by busiest link.
+  [[nodiscard]] const std::vector<SlotId>& least_dilation_slots() const {
+    return least_dilation_.slots;
+  }
+  [[nodiscard]] const std::vector<SlotId>& least_link_load_slots() const {
+    return least_link_load_.slots;
   }
   [[nodiscard]] const std::string& first_error() const {
     static const std::string kNone = "none ran";
@@ -239,14 +260,41 @@ class CandidateBook {
     std::vector<SlotId> slots;
   };
 
-  bool Better(const Candidate& a, int32_t a_index, const Candidate& b, int32_t b_index) const {
-    if (congestion_ && a.max_link_load != b.max_link_load) {
-      return a.max_link_load < b.max_link_load;
+  // Candidate a before b by `objective`, then hop-bytes, then plan order.
+  static bool Better(Objective objective, const Candidate& a, int32_t a_index, const Candidate& b,
+                     int32_t b_index) {
+    switch (objective) {
+      case Objective::kHopBytes:
+        break;
+      case Objective::kCongestion:
+        if (a.max_link_load != b.max_link_load) return a.max_link_load < b.max_link_load;
+        break;
+      case Objective::kDilation:
+        if (a.max_dilation != b.max_dilation) return a.max_dilation < b.max_dilation;
+        break;
+      case Objective::kTime:
+        if (a.exchange_seconds != b.exchange_seconds) {
+          return a.exchange_seconds < b.exchange_seconds;
+        }
+        break;
     }
-    if (dilation_ && a.max_dilation != b.max_dilation) return a.max_dilation < b.max_dilation;
     if (a.hop_bytes != b.hop_bytes) return a.hop_bytes < b.hop_bytes;
     return a_index < b_index;
   }
+  // The best candidate by another objective than the solve's: where a refinement
+  // for that objective starts.
+  struct Leader {
+    Candidate score;
+    int32_t index = -1;
+    std::vector<SlotId> slots;
+    void Offer(Objective by, const Candidate& candidate, int32_t at,
+               const std::vector<SlotId>& mapping) {
+      if (index >= 0 && !Better(by, candidate, at, score, index)) return;
+      score = candidate;
+      index = at;
+      slots = mapping;
+    }
+  };
   // Refinement works on hop-bytes: keep the `keep_` lowest distinct values (equal
   // hop-bytes are usually the same mapping), each from its lowest-index candidate.
   void KeepForRefinement(const Candidate& candidate, int32_t index, std::vector<SlotId> slots) {
@@ -275,17 +323,16 @@ class CandidateBook {
   }
 
   const MapInput& input_;
-  const bool congestion_;
-  const bool dilation_;
+  const Objective objective_;
   const int32_t keep_;
   const absl::Time start_;
   std::mutex mutex_;
   MapOutput best_;
   Candidate best_score_;
   int32_t best_index_ = -1;
-  std::vector<SlotId> least_hop_bytes_slots_;
-  HopBytes least_hop_bytes_ = 0;
-  int32_t least_hop_bytes_index_ = -1;
+  Leader least_hop_bytes_;
+  Leader least_dilation_;
+  Leader least_link_load_;
   std::vector<Kept> kept_;
   std::vector<std::pair<int32_t, Candidate>> listed_;
 };
@@ -446,6 +493,9 @@ class PortfolioRun {
   // The dilation objective: exchanges that shorten the longest edges, from the
   // least hop-bytes and from the best.
   absl::StatusOr<Next> RefineLongestEdges();
+  // The time objective: both refinements above, side by side, from the least
+  // hop-bytes and from the best by each one's own objective; the estimate picks.
+  absl::StatusOr<Next> RefineForTime();
 
   MapOutput Finish() && {
     MapOutput out = std::move(book_).Finish();
@@ -766,11 +816,74 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLongestEdges() {
   return Next::kContinue;
 }
 
+absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineForTime() {
+  if (input_.options.objective != Objective::kTime || plan_.time_share <= 0 ||
+      last_refine_stop_.ShouldStop() || input_.graph.num_edges() == 0) {
+    return Next::kContinue;
+  }
+  // Small messages wait on their routes' latency, large ones on the busiest link:
+  // one refinement for each (the two cores), each from the least hop-bytes and then
+  // from the best by its own objective when that is another mapping (what
+  // --objective congestion and dilation start from), with the share's work split
+  // between the starts. The estimate decides between them and the rest.
+  const PositionGraph* near = Near();
+  const int32_t first = index_;
+  index_ += 4;
+  auto starts = [&](const std::vector<SlotId>& own_best) {
+    std::vector<std::vector<SlotId>> out = {book_.least_hop_bytes_slots()};
+    if (own_best != out.front()) out.push_back(own_best);
+    return out;
+  };
+  tbb::task_group both;
+  both.run([&] {
+    const std::vector<std::vector<SlotId>> from = starts(book_.least_link_load_slots());
+    CongestionRefineOptions options;
+    options.max_work = WorkWorth(plan_.time_share, plan_.congestion_links_per_second,
+                                 static_cast<int>(from.size()));
+    for (size_t k = 0; k < from.size(); ++k) {
+      const absl::Time start = absl::Now();
+      CongestionRefineStats stats;
+      std::vector<SlotId> refined =
+          RefineCongestion(input_.graph, input_.allocation, from[k], input_.options.routing,
+                           options, last_refine_stop_, near, &stats);
+      book_.Add(first + static_cast<int32_t>(k),
+                k == 0 ? "congestion-refine" : "congestion-refine(from the least loaded)",
+                std::move(refined), start,
+                {{"exchanges", static_cast<double>(stats.exchanges)},
+                 {"max_link_load_before", stats.start_max_load},
+                 {"max_link_load_after", stats.end_max_load},
+                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+    }
+  });
+  both.run([&] {
+    const std::vector<std::vector<SlotId>> from = starts(book_.least_dilation_slots());
+    DilationRefineOptions options;
+    options.max_work =
+        WorkWorth(plan_.time_share, plan_.dilation_edges_per_second, static_cast<int>(from.size()));
+    for (size_t k = 0; k < from.size(); ++k) {
+      const absl::Time start = absl::Now();
+      DilationRefineStats stats;
+      std::vector<SlotId> refined = RefineDilation(input_.graph, input_.allocation, from[k],
+                                                   options, last_refine_stop_, near, &stats);
+      book_.Add(first + 2 + static_cast<int32_t>(k),
+                k == 0 ? "dilation-refine" : "dilation-refine(from the shortest)",
+                std::move(refined), start,
+                {{"shortening_exchanges", static_cast<double>(stats.shortening_exchanges)},
+                 {"recovering_exchanges", static_cast<double>(stats.recovering_exchanges)},
+                 {"max_dilation_before", static_cast<double>(stats.start_max_dilation)},
+                 {"max_dilation_after", static_cast<double>(stats.end_max_dilation)},
+                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+    }
+  });
+  both.wait();
+  return Next::kContinue;
+}
+
 // The phases in the order they run; a phase that returns kDone ends the run.
 constexpr absl::StatusOr<PortfolioRun::Next> (PortfolioRun::*kPhases[])() = {
-    &PortfolioRun::OfferInitial,       &PortfolioRun::Construct,   &PortfolioRun::RefineBest,
-    &PortfolioRun::SearchLarge,        &PortfolioRun::SearchSmall, &PortfolioRun::RefineLinkLoads,
-    &PortfolioRun::RefineLongestEdges,
+    &PortfolioRun::OfferInitial,       &PortfolioRun::Construct,     &PortfolioRun::RefineBest,
+    &PortfolioRun::SearchLarge,        &PortfolioRun::SearchSmall,   &PortfolioRun::RefineLinkLoads,
+    &PortfolioRun::RefineLongestEdges, &PortfolioRun::RefineForTime,
 };
 
 }  // namespace
@@ -779,15 +892,30 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // The lower bound it computes first never ends with more tasks than slots.
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
-  // With the congestion or the dilation objective its refinement, last, gets its
+  if (input.options.objective == Objective::kTime && input.allocation.machine().num_links() == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the time objective estimates time from the machine's links, and ",
+        input.allocation.machine().Spec(), " has none (a hop matrix): use hop-bytes or dilation"));
+  }
+  // With the congestion, the dilation or the time objective its refinement, last, gets its
   // share of the time left: the phases before it stop that much earlier (GRASP and
   // the searches would otherwise use all of it, and it would never run).
   StopCondition before_last_refine = input.stop;
   const absl::Time deadline = input.stop.deadline();
-  const double last_share = input.options.objective == Objective::kCongestion
-                                ? plan_.congestion_share
-                            : input.options.objective == Objective::kDilation ? plan_.dilation_share
-                                                                              : 0.0;
+  double last_share = 0;
+  switch (input.options.objective) {
+    case Objective::kHopBytes:
+      break;
+    case Objective::kCongestion:
+      last_share = plan_.congestion_share;
+      break;
+    case Objective::kDilation:
+      last_share = plan_.dilation_share;
+      break;
+    case Objective::kTime:
+      last_share = plan_.time_share;
+      break;
+  }
   if (last_share > 0 && deadline != absl::InfiniteFuture()) {
     const absl::Time now = absl::Now();
     if (deadline > now) {

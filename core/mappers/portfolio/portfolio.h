@@ -74,6 +74,10 @@ struct PortfolioPlan {
   // best, over edges worth dilation_share of the budget at dilation_edges_per_second.
   double dilation_share = 0.3;
   double dilation_edges_per_second = 5e7;
+  // With the time objective, last: both refinements above from the least
+  // hop-bytes, side by side, each over work worth time_share of the budget at its
+  // own rate; the estimated exchange time (core/metrics/exchange_time.h) picks.
+  double time_share = 0.3;
   // The anneal options; runs of more than anneal.moves_per_task moves per task
   // start hotter (x sqrt of the ratio, at most 3.3x).
   AnnealOptions anneal;

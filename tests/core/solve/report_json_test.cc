@@ -105,6 +105,8 @@ TEST(ReportToJsonTest, SolveInOrderHasEveryContractField) {
                           "max_link_load",
                           "avg_link_load",
                           "links_used",
+                          "exchange_seconds",
+                          "baseline_exchange_seconds",
                           "solve_seconds",
                           "candidates",
                           "slot_of_task",
@@ -139,6 +141,10 @@ TEST(ReportToJsonTest, SolveInOrderHasEveryContractField) {
   EXPECT_EQ(j["max_link_load"].get<double>(), 3.0);
   EXPECT_EQ(j["avg_link_load"].get<double>(), 3.0);
   EXPECT_EQ(j["links_used"], 4);
+  // The slowest message crosses 2 links of 100 ns (x 13.01) carrying 3 bytes at 0.97 x
+  // 12.5 GB/s (core/metrics/exchange_time.h); the baseline is this mapping.
+  EXPECT_DOUBLE_EQ(j["exchange_seconds"].get<double>(), 13.01 * 2 * 100e-9 + 3 / (0.97 * 12.5e9));
+  EXPECT_EQ(j["baseline_exchange_seconds"], j["exchange_seconds"]);
   EXPECT_GE(j["solve_seconds"].get<double>(), 0.0);
   EXPECT_EQ(j["solve_seconds"].get<double>(), report->solve_seconds);
 
@@ -298,6 +304,8 @@ TEST(ReportToJsonTest, MatrixMachineHasNoLinkLoads) {
   EXPECT_TRUE(j["max_link_load"].is_null());
   EXPECT_TRUE(j["avg_link_load"].is_null());
   EXPECT_TRUE(j["links_used"].is_null());
+  EXPECT_TRUE(j["exchange_seconds"].is_null());
+  EXPECT_TRUE(j["baseline_exchange_seconds"].is_null());
   EXPECT_FALSE(j.contains("busiest_links"));
 }
 

@@ -154,12 +154,12 @@ TEST_F(AppsTest, OpenMpiRecordsTheSameGraphAsMpich) {
 // unknown name is refused before anything runs.
 TEST_F(AppsTest, OtherObjectivesRunOnRequest) {
   const Result run = RunApp("lulesh", work_ + "/objectives.json", "mpich",
-                            " --placements hopmap-dilation,hopmap-congestion");
+                            " --placements hopmap-dilation,hopmap-congestion,hopmap-time");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const nlohmann::json rows = nlohmann::json::parse(ReadFile(work_ + "/objectives.json"))["runs"];
-  ASSERT_EQ(rows.size(), 3u) << rows.dump();
-  const char* placements[] = {"in-order", "hopmap-congestion", "hopmap-dilation"};
-  for (size_t i = 0; i < 3; ++i) {
+  ASSERT_EQ(rows.size(), 4u) << rows.dump();
+  const char* placements[] = {"in-order", "hopmap-congestion", "hopmap-dilation", "hopmap-time"};
+  for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(rows[i]["placement"], placements[i]);
     EXPECT_GT(rows[i]["run_time_s"].get<double>(), 0);
   }

@@ -51,6 +51,8 @@ void ExpectSameReport(const MappingReport& a, const MappingReport& b) {
   EXPECT_EQ(a.link_loads.average_load, b.link_loads.average_load);
   EXPECT_EQ(a.link_loads.links_used, b.link_loads.links_used);
   EXPECT_EQ(a.link_loads_skipped, b.link_loads_skipped);
+  EXPECT_EQ(a.exchange_seconds, b.exchange_seconds);
+  EXPECT_EQ(a.baseline_exchange_seconds, b.baseline_exchange_seconds);
   ASSERT_EQ(a.busiest_links.size(), b.busiest_links.size());
   for (size_t i = 0; i < a.busiest_links.size(); ++i) {
     EXPECT_EQ(a.busiest_links[i].link, b.busiest_links[i].link);
@@ -115,6 +117,8 @@ TEST(ConvertTest, MappingReportRoundTrip) {
   AddBusiestLinks(allocation, 3, *report);
   ASSERT_GT(report->candidates.size(), 5u);
   ASSERT_FALSE(report->busiest_links.empty());
+  ASSERT_TRUE(report->exchange_seconds.has_value());
+  ASSERT_TRUE(report->baseline_exchange_seconds.has_value());
   ExpectSameReport(*report, RoundTrip(*report));
 }
 

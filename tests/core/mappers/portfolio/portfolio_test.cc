@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/graph/generators.h"
 #include "core/mappers/portfolio/registry.h"
+#include "core/metrics/exchange_time.h"
 #include "core/metrics/hop_bytes.h"
 #include "core/solve/report.h"
 #include "core/solve/solve_mapping.h"
@@ -363,6 +364,59 @@ TEST(PortfolioTest, DilationObjectiveEndsWithTheLongestEdgeRefinement) {
   EXPECT_TRUE(refined);
   EXPECT_LT(answer, least_hop_bytes_dilation);
   EXPECT_THAT(out->winner, ::testing::StartsWith("dilation-refine"));
+}
+
+// With the time objective the last candidates are both refinements, from the least
+// hop-bytes (and from the best by their own objectives), and the estimate picks:
+// the answer's is the least of all candidates, below the least hop-bytes
+// candidate's, and set by latency with small messages, by the busiest link with
+// large ones.
+TEST(PortfolioTest, TimeObjectiveEndsWithBothRefinementsAndPicksByTheEstimate) {
+  const Allocation allocation = testing::FragmentedTorus8();
+  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
+  for (const Bytes bytes : {Bytes{1024}, Bytes{64} << 20}) {
+    SCOPED_TRACE(bytes);
+    GeneratorOptions gen;
+    gen.kind = "random-geometric";
+    gen.tasks = 640;
+    gen.bytes = bytes;
+    const TaskGraph graph = *GenerateGraph(gen);
+    MapperOptions options;
+    options.objective = Objective::kTime;
+    options.time_limit_seconds = 2;
+    const absl::StatusOr<MapOutput> out =
+        mapper.Map({graph, allocation, options, StopCondition(absl::Now() + absl::Seconds(2)),
+                    nullptr, nullptr, nullptr});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const std::optional<ExchangeTimeEstimate> answer =
+        EstimateExchangeTime(graph, allocation, out->slot_of_task, Routing::kDimensionOrder);
+    ASSERT_TRUE(answer.has_value());
+    // The candidate of least hop-bytes (not a refinement), and its estimate.
+    HopBytes least = std::numeric_limits<HopBytes>::max();
+    double least_seconds = 0;
+    std::vector<std::string> listed;
+    for (const Candidate& c : out->candidates) {
+      if (!c.error.empty()) continue;
+      EXPECT_LE(answer->seconds, c.exchange_seconds) << c.algorithm;
+      EXPECT_GT(c.exchange_seconds, 0) << c.algorithm;
+      listed.push_back(c.algorithm);
+      if (!c.algorithm.ends_with("-refine") && c.hop_bytes < least) {
+        least = c.hop_bytes;
+        least_seconds = c.exchange_seconds;
+      }
+    }
+    EXPECT_THAT(listed, ::testing::Contains("congestion-refine"));
+    EXPECT_THAT(listed, ::testing::Contains("dilation-refine"));
+    ASSERT_FALSE(listed.empty());
+    EXPECT_THAT(listed.back(), ::testing::StartsWith("dilation-refine"));
+    EXPECT_LT(answer->seconds, least_seconds);
+    const double latency_share = answer->latency_seconds / answer->seconds;
+    if (bytes == 1024) {
+      EXPECT_GT(latency_share, 0.5);
+    } else {
+      EXPECT_LT(latency_share, 0.5);
+    }
+  }
 }
 
 // On a hierarchy rec-bisect is started right after the baselines (behind gge and

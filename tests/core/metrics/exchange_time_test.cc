@@ -1,0 +1,93 @@
+// The estimate of an exchange's time the time objective ranks by: hand-computed
+// cases of LV08's figures (latency x 13.01, bytes over 0.97 x bandwidth).
+#include "core/metrics/exchange_time.h"
+
+#include <memory>
+
+#include "core/topology/distance_matrix.h"
+#include "core/topology/torus.h"
+#include "gtest/gtest.h"
+
+namespace hopmap {
+namespace {
+
+TaskGraph MakeGraph(TaskId n, std::vector<std::array<int64_t, 3>> edges) {
+  TaskGraphBuilder b(n);
+  for (auto [u, v, w] : edges) EXPECT_TRUE(b.AddTraffic(u, v, w).ok());
+  return *std::move(b).Build();
+}
+
+// A line of `nodes` (a mesh), links of 1 GB/s and 1 us.
+std::shared_ptr<Machine> MakeLine(int32_t nodes, int32_t cores = 1) {
+  auto line = std::make_shared<TorusMachine>(*TorusMachine::Create({nodes}, {false}));
+  line->set_link_bandwidth(1e9);
+  line->set_link_latency(1e-6);
+  line->set_cores_per_node(cores);
+  return line;
+}
+
+ExchangeTimeEstimate MustEstimate(const TaskGraph& graph, const Allocation& allocation,
+                                  std::vector<SlotId> slots) {
+  std::optional<ExchangeTimeEstimate> e =
+      EstimateExchangeTime(graph, allocation, slots, Routing::kDimensionOrder);
+  EXPECT_TRUE(e.has_value());
+  return e.value_or(ExchangeTimeEstimate{});
+}
+
+TEST(ExchangeTimeTest, OneMessageTakesItsRoutesLatencyThenItsBytes) {
+  const Allocation line = *Allocation::WholeMachine(MakeLine(8));
+  const TaskGraph graph = MakeGraph(2, {{0, 1, 2'000'000}});  // 1 MB each way
+  const ExchangeTimeEstimate far = MustEstimate(graph, line, {0, 7});
+  EXPECT_DOUBLE_EQ(far.latency_seconds, 13.01 * 7 * 1e-6);
+  EXPECT_DOUBLE_EQ(far.link_seconds, 1e6 / (0.97 * 1e9));
+  EXPECT_DOUBLE_EQ(far.seconds, far.latency_seconds + far.link_seconds);
+  // Its first link (each direction's) is done as late as the message: the tie goes
+  // to a link.
+  EXPECT_GE(far.link, 0);
+  EXPECT_LT(MustEstimate(graph, line, {0, 1}).seconds, far.seconds);
+}
+
+TEST(ExchangeTimeTest, ALinkIsDoneWhenItsFirstMessageStartsPlusAllItsBytes) {
+  const Allocation line = *Allocation::WholeMachine(MakeLine(4));
+  const TaskGraph graph = MakeGraph(4, {{0, 2, 2'000'000}, {1, 3, 4'000'000}, {2, 3, 8'000'000}});
+  const ExchangeTimeEstimate e = MustEstimate(graph, line, {0, 1, 2, 3});
+  // Link 2->3 carries 2 MB (1->3, 2 hops) and 4 MB (2->3, 1 hop), the busiest with
+  // 3->2: it starts when 2->3 has waited its one link's latency.
+  EXPECT_DOUBLE_EQ(e.latency_seconds, 13.01 * 1e-6);
+  EXPECT_DOUBLE_EQ(e.link_seconds, 6e6 / (0.97 * 1e9));
+  EXPECT_GE(e.link, 0);
+  EXPECT_EQ(e.src, -1);
+  // A small message that starts early leaves a link to a long one: the long one
+  // decides, with its own latency and bytes (link 1->2's 1.001 MB from 13 us end
+  // sooner; link 0->1, which carries it alone, as late: ties go to the link).
+  const TaskGraph lone = MakeGraph(4, {{0, 3, 2'000'000}, {1, 2, 2'000}});
+  const ExchangeTimeEstimate far = MustEstimate(lone, line, {0, 1, 2, 3});
+  EXPECT_DOUBLE_EQ(far.latency_seconds, 13.01 * 3 * 1e-6);
+  EXPECT_DOUBLE_EQ(far.seconds, 13.01 * 3 * 1e-6 + 1e6 / (0.97 * 1e9));
+}
+
+TEST(ExchangeTimeTest, MessagesInsideANodeUseTheLoopbackAlone) {
+  const Allocation pair = *Allocation::WholeMachine(MakeLine(2, /*cores=*/2));
+  const TaskGraph graph = MakeGraph(2, {{0, 1, 2'000'000}});
+  const ExchangeTimeEstimate same_node = MustEstimate(graph, pair, {0, 1});
+  EXPECT_DOUBLE_EQ(same_node.seconds, 1e6 / (0.97 * kNodeBandwidth));
+  EXPECT_EQ(same_node.latency_seconds, 0);
+  EXPECT_GT(MustEstimate(graph, pair, {0, 2}).seconds, same_node.seconds);
+}
+
+TEST(ExchangeTimeTest, NoTrafficOrNoLinks) {
+  const Allocation line = *Allocation::WholeMachine(MakeLine(2));
+  const ExchangeTimeEstimate idle = MustEstimate(MakeGraph(2, {}), line, {0, 1});
+  EXPECT_EQ(idle.seconds, 0);
+  EXPECT_EQ(idle.src, -1);
+  auto matrix =
+      std::make_shared<DistanceMatrixMachine>(*DistanceMatrixMachine::Create(2, {0, 1, 1, 0}));
+  const Allocation hops_only = *Allocation::WholeMachine(matrix);
+  const SlotId slots[] = {0, 1};
+  EXPECT_FALSE(
+      EstimateExchangeTime(MakeGraph(2, {{0, 1, 10}}), hops_only, slots, Routing::kDimensionOrder)
+          .has_value());
+}
+
+}  // namespace
+}  // namespace hopmap
