@@ -496,6 +496,12 @@ class PortfolioRun {
   // The time objective: both refinements above, side by side, from the least
   // hop-bytes and from the best by each one's own objective; the estimate picks.
   absl::StatusOr<Next> RefineForTime();
+  // RefineCongestion (RefineDilation) from `from` over `max_work`, its result added
+  // to the book at plan index `at` as `name`, with its figures.
+  void AddCongestionRefined(int32_t at, const std::string& name, const std::vector<SlotId>& from,
+                            int64_t max_work);
+  void AddDilationRefined(int32_t at, const std::string& name, std::vector<SlotId> from,
+                          int64_t max_work);
 
   MapOutput Finish() && {
     MapOutput out = std::move(book_).Finish();
@@ -772,19 +778,41 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLinkLoads() {
       input_.allocation.machine().num_links() == 0) {
     return Next::kContinue;
   }
+  AddCongestionRefined(index_++, "congestion-refine", book_.best_slots(),
+                       WorkWorth(plan_.congestion_share, plan_.congestion_links_per_second));
+  return Next::kContinue;
+}
+
+void PortfolioRun::AddCongestionRefined(int32_t at, const std::string& name,
+                                        const std::vector<SlotId>& from, int64_t max_work) {
   const absl::Time start = absl::Now();
   CongestionRefineOptions options;
-  options.max_work = WorkWorth(plan_.congestion_share, plan_.congestion_links_per_second);
+  options.max_work = max_work;
   CongestionRefineStats stats;
   std::vector<SlotId> refined =
-      RefineCongestion(input_.graph, input_.allocation, book_.best_slots(), input_.options.routing,
-                       options, last_refine_stop_, Near(), &stats);
-  book_.Add(index_++, "congestion-refine", std::move(refined), start,
+      RefineCongestion(input_.graph, input_.allocation, from, input_.options.routing, options,
+                       last_refine_stop_, Near(), &stats);
+  book_.Add(at, name, std::move(refined), start,
             {{"exchanges", static_cast<double>(stats.exchanges)},
              {"max_link_load_before", stats.start_max_load},
              {"max_link_load_after", stats.end_max_load},
              {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
-  return Next::kContinue;
+}
+
+void PortfolioRun::AddDilationRefined(int32_t at, const std::string& name, std::vector<SlotId> from,
+                                      int64_t max_work) {
+  const absl::Time start = absl::Now();
+  DilationRefineOptions options;
+  options.max_work = max_work;
+  DilationRefineStats stats;
+  std::vector<SlotId> refined = RefineDilation(input_.graph, input_.allocation, std::move(from),
+                                               options, last_refine_stop_, Near(), &stats);
+  book_.Add(at, name, std::move(refined), start,
+            {{"shortening_exchanges", static_cast<double>(stats.shortening_exchanges)},
+             {"recovering_exchanges", static_cast<double>(stats.recovering_exchanges)},
+             {"max_dilation_before", static_cast<double>(stats.start_max_dilation)},
+             {"max_dilation_after", static_cast<double>(stats.end_max_dilation)},
+             {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
 }
 
 absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLongestEdges() {
@@ -796,22 +824,11 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineLongestEdges() {
   // mapping, each with half the work.
   std::vector<std::vector<SlotId>> starts = {book_.least_hop_bytes_slots()};
   if (book_.best_slots() != starts.front()) starts.push_back(book_.best_slots());
-  DilationRefineOptions options;
-  options.max_work = WorkWorth(plan_.dilation_share, plan_.dilation_edges_per_second,
-                               static_cast<int>(starts.size()));
+  const int64_t work = WorkWorth(plan_.dilation_share, plan_.dilation_edges_per_second,
+                                 static_cast<int>(starts.size()));
   for (size_t k = 0; k < starts.size(); ++k) {
-    const absl::Time start = absl::Now();
-    DilationRefineStats stats;
-    std::vector<SlotId> refined =
-        RefineDilation(input_.graph, input_.allocation, std::move(starts[k]), options,
-                       last_refine_stop_, Near(), &stats);
-    book_.Add(index_++, k == 0 ? "dilation-refine" : "dilation-refine(from the best)",
-              std::move(refined), start,
-              {{"shortening_exchanges", static_cast<double>(stats.shortening_exchanges)},
-               {"recovering_exchanges", static_cast<double>(stats.recovering_exchanges)},
-               {"max_dilation_before", static_cast<double>(stats.start_max_dilation)},
-               {"max_dilation_after", static_cast<double>(stats.end_max_dilation)},
-               {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+    AddDilationRefined(index_++, k == 0 ? "dilation-refine" : "dilation-refine(from the best)",
+                       std::move(starts[k]), work);
   }
   return Next::kContinue;
 }
@@ -826,7 +843,8 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineForTime() {
   // from the best by its own objective when that is another mapping (what
   // --objective congestion and dilation start from), with the share's work split
   // between the starts. The estimate decides between them and the rest.
-  const PositionGraph* near = Near();
+  // Built here: the two tasks below call Near() concurrently, and then only read it.
+  static_cast<void>(Near());
   const int32_t first = index_;
   index_ += 4;
   auto starts = [&](const std::vector<SlotId>& own_best) {
@@ -837,42 +855,22 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineForTime() {
   tbb::task_group both;
   both.run([&] {
     const std::vector<std::vector<SlotId>> from = starts(book_.least_link_load_slots());
-    CongestionRefineOptions options;
-    options.max_work = WorkWorth(plan_.time_share, plan_.congestion_links_per_second,
-                                 static_cast<int>(from.size()));
+    const int64_t work = WorkWorth(plan_.time_share, plan_.congestion_links_per_second,
+                                   static_cast<int>(from.size()));
     for (size_t k = 0; k < from.size(); ++k) {
-      const absl::Time start = absl::Now();
-      CongestionRefineStats stats;
-      std::vector<SlotId> refined =
-          RefineCongestion(input_.graph, input_.allocation, from[k], input_.options.routing,
-                           options, last_refine_stop_, near, &stats);
-      book_.Add(first + static_cast<int32_t>(k),
-                k == 0 ? "congestion-refine" : "congestion-refine(from the least loaded)",
-                std::move(refined), start,
-                {{"exchanges", static_cast<double>(stats.exchanges)},
-                 {"max_link_load_before", stats.start_max_load},
-                 {"max_link_load_after", stats.end_max_load},
-                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+      AddCongestionRefined(
+          first + static_cast<int32_t>(k),
+          k == 0 ? "congestion-refine" : "congestion-refine(from the least loaded)", from[k], work);
     }
   });
   both.run([&] {
-    const std::vector<std::vector<SlotId>> from = starts(book_.least_dilation_slots());
-    DilationRefineOptions options;
-    options.max_work =
+    std::vector<std::vector<SlotId>> from = starts(book_.least_dilation_slots());
+    const int64_t work =
         WorkWorth(plan_.time_share, plan_.dilation_edges_per_second, static_cast<int>(from.size()));
     for (size_t k = 0; k < from.size(); ++k) {
-      const absl::Time start = absl::Now();
-      DilationRefineStats stats;
-      std::vector<SlotId> refined = RefineDilation(input_.graph, input_.allocation, from[k],
-                                                   options, last_refine_stop_, near, &stats);
-      book_.Add(first + 2 + static_cast<int32_t>(k),
-                k == 0 ? "dilation-refine" : "dilation-refine(from the shortest)",
-                std::move(refined), start,
-                {{"shortening_exchanges", static_cast<double>(stats.shortening_exchanges)},
-                 {"recovering_exchanges", static_cast<double>(stats.recovering_exchanges)},
-                 {"max_dilation_before", static_cast<double>(stats.start_max_dilation)},
-                 {"max_dilation_after", static_cast<double>(stats.end_max_dilation)},
-                 {"stopped_early", stats.local_optimum ? 0.0 : 1.0}});
+      AddDilationRefined(first + 2 + static_cast<int32_t>(k),
+                         k == 0 ? "dilation-refine" : "dilation-refine(from the shortest)",
+                         std::move(from[k]), work);
     }
   });
   both.wait();

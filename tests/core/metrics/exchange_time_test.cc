@@ -7,15 +7,12 @@
 #include "core/topology/distance_matrix.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"
+#include "tests/core/metrics/metrics_test_util.h"
 
 namespace hopmap {
 namespace {
 
-TaskGraph MakeGraph(TaskId n, std::vector<std::array<int64_t, 3>> edges) {
-  TaskGraphBuilder b(n);
-  for (auto [u, v, w] : edges) EXPECT_TRUE(b.AddTraffic(u, v, w).ok());
-  return *std::move(b).Build();
-}
+using testing::MakeGraph;
 
 // A line of `nodes` (a mesh), links of 1 GB/s and 1 us.
 std::shared_ptr<Machine> MakeLine(int32_t nodes, int32_t cores = 1) {

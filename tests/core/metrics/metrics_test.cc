@@ -13,15 +13,12 @@
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/metrics/metrics_test_util.h"
 
 namespace hopmap {
 namespace {
 
-TaskGraph MakeGraph(TaskId n, std::vector<std::array<int64_t, 3>> edges) {
-  TaskGraphBuilder b(n);
-  for (auto [u, v, w] : edges) EXPECT_TRUE(b.AddTraffic(u, v, w).ok());
-  return *std::move(b).Build();
-}
+using testing::MakeGraph;
 
 std::shared_ptr<const Machine> MakeTorus(std::vector<int32_t> dims, bool wrap) {
   std::vector<bool> w(dims.size(), wrap);
