@@ -140,7 +140,7 @@ class CandidateBook {
           ComputeLinkLoads(input_.graph, input_.allocation, slots, input_.options.routing);
       candidate.max_link_load = loads.max_load;
       if (time) {
-        // The portfolio refuses the objective on a machine without links.
+        // SolveMapping refuses the objective on a machine without links.
         candidate.exchange_seconds = EstimateExchangeTime(input_.graph, input_.allocation, slots,
                                                           input_.options.routing, &loads)
                                          .value_or(ExchangeTimeEstimate{})
@@ -890,11 +890,6 @@ absl::StatusOr<MapOutput> PortfolioMapper::Map(const MapInput& input) const {
   // The lower bound it computes first never ends with more tasks than slots.
   if (absl::Status s = CheckFits(input.graph, input.allocation); !s.ok()) return s;
   if (absl::Status s = plan_.Validate(); !s.ok()) return s;
-  if (input.options.objective == Objective::kTime && input.allocation.machine().num_links() == 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the time objective estimates time from the machine's links, and ",
-        input.allocation.machine().Spec(), " has none (a hop matrix): use hop-bytes or dilation"));
-  }
   // With the congestion, the dilation or the time objective its refinement, last, gets its
   // share of the time left: the phases before it stop that much earlier (GRASP and
   // the searches would otherwise use all of it, and it would never run).

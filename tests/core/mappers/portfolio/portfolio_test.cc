@@ -285,12 +285,13 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
   EXPECT_THAT(plan.Validate().message(), ::testing::HasSubstr("grid_fallback_within must be >= 1"));
 }
 
-// `plan` with the congestion objective and a budget of `seconds`.
-absl::StatusOr<MapOutput> MapForCongestion(const PortfolioPlan& plan, const TaskGraph& graph,
-                                           const Allocation& allocation, double seconds) {
+// `plan` with `objective` and a budget of `seconds`.
+absl::StatusOr<MapOutput> MapWithObjective(const PortfolioPlan& plan, const TaskGraph& graph,
+                                           const Allocation& allocation, Objective objective,
+                                           double seconds) {
   const PortfolioMapper mapper(&BuiltinMappers(), plan);
   MapperOptions options;
-  options.objective = Objective::kCongestion;
+  options.objective = objective;
   options.time_limit_seconds = seconds;
   const StopCondition stop(absl::Now() + absl::Seconds(seconds));
   return mapper.Map({graph, allocation, options, stop, nullptr, nullptr, nullptr});
@@ -303,7 +304,8 @@ TEST(PortfolioTest, CongestionObjectiveEndsWithTheLinkLoadRefinement) {
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
   PortfolioPlan plan = DefaultPortfolioPlan();
   plan.restarts = 1;
-  const absl::StatusOr<MapOutput> out = MapForCongestion(plan, graph, allocation, 60);
+  const absl::StatusOr<MapOutput> out =
+      MapWithObjective(plan, graph, allocation, Objective::kCongestion, 60);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_FALSE(out->candidates.empty());
   const Candidate& last = out->candidates.back();
@@ -323,7 +325,7 @@ TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
   const Allocation allocation = testing::WholeTorus({8, 8, 8}, 1);
   ASSERT_LE(allocation.num_slots(), DefaultPortfolioPlan().grasp_slot_limit);
   const absl::StatusOr<MapOutput> out =
-      MapForCongestion(DefaultPortfolioPlan(), graph, allocation, 1);
+      MapWithObjective(DefaultPortfolioPlan(), graph, allocation, Objective::kCongestion, 1);
   ASSERT_TRUE(out.ok()) << out.status();
   // (Where the machine is slow, as under the sanitizers, GRASP may not start at all.)
   ASSERT_FALSE(out->candidates.empty());
@@ -339,13 +341,8 @@ TEST(PortfolioTest, CongestionObjectiveRefinesTheLinkLoadsAfterGraspToo) {
 TEST(PortfolioTest, DilationObjectiveEndsWithTheLongestEdgeRefinement) {
   const TaskGraph graph = testing::Generate("random-geometric", {}, 640);
   const Allocation allocation = testing::FragmentedTorus8();
-  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
-  MapperOptions options;
-  options.objective = Objective::kDilation;
-  options.time_limit_seconds = 2;
   const absl::StatusOr<MapOutput> out =
-      mapper.Map({graph, allocation, options, StopCondition(absl::Now() + absl::Seconds(2)),
-                  nullptr, nullptr, nullptr});
+      MapWithObjective(DefaultPortfolioPlan(), graph, allocation, Objective::kDilation, 2);
   ASSERT_TRUE(out.ok()) << out.status();
   const int32_t answer = ComputeMaxDilation(graph, allocation, out->slot_of_task);
   bool refined = false;
@@ -373,7 +370,6 @@ TEST(PortfolioTest, DilationObjectiveEndsWithTheLongestEdgeRefinement) {
 // large ones.
 TEST(PortfolioTest, TimeObjectiveEndsWithBothRefinementsAndPicksByTheEstimate) {
   const Allocation allocation = testing::FragmentedTorus8();
-  const PortfolioMapper mapper(&BuiltinMappers(), DefaultPortfolioPlan());
   for (const Bytes bytes : {Bytes{1024}, Bytes{64} << 20}) {
     SCOPED_TRACE(bytes);
     GeneratorOptions gen;
@@ -381,12 +377,8 @@ TEST(PortfolioTest, TimeObjectiveEndsWithBothRefinementsAndPicksByTheEstimate) {
     gen.tasks = 640;
     gen.bytes = bytes;
     const TaskGraph graph = *GenerateGraph(gen);
-    MapperOptions options;
-    options.objective = Objective::kTime;
-    options.time_limit_seconds = 2;
     const absl::StatusOr<MapOutput> out =
-        mapper.Map({graph, allocation, options, StopCondition(absl::Now() + absl::Seconds(2)),
-                    nullptr, nullptr, nullptr});
+        MapWithObjective(DefaultPortfolioPlan(), graph, allocation, Objective::kTime, 2);
     ASSERT_TRUE(out.ok()) << out.status();
     const std::optional<ExchangeTimeEstimate> answer =
         EstimateExchangeTime(graph, allocation, out->slot_of_task, Routing::kDimensionOrder);
