@@ -6,8 +6,10 @@
 #                    allocation is listed in name order, so this is the in-order run)
 #   topology-sorted  hosts by block (leaf group), NVLink domain, then name: what the
 #                    clouds' host-sorting scripts and Slurm 26's block and tree ranking do
-#   hopmap           hopmap map --keep-blocks G (a host's ranks stay one block of G, so
-#                    torchrun can launch it), default budget
+#   hopmap           hopmap map --keep-blocks G --objective time (a host's ranks stay one
+#                    block of G, so torchrun can launch it; placements ranked by the
+#                    estimated exchange time, which sees how much each host's rails
+#                    carry, docs/gpu.md), default budget
 # The clusters are kubectl node lists with cloud-style host names and GKE's topology
 # labels (bench/gpu_cluster_nodes.py), read by the gpu-k8s machine kind. Allocations
 # named whole-* are whole blocks; fragmented-* are hosts drawn at random from several
@@ -67,7 +69,8 @@ run() {
   local machine="${SPECS[$cluster]}$fabric"
   local problem=(--local --machine "$machine" --nodes "@$tag.alloc" --graph "$tag.graph")
   "$HOPMAP" gen training --job "$jobspec" -o "$tag.graph"
-  "$HOPMAP" map "${problem[@]}" --keep-blocks "$gpus_per_host" --seed 1 -q -o "$tag.hopmap.json"
+  "$HOPMAP" map "${problem[@]}" --keep-blocks "$gpus_per_host" --objective time --seed 1 -q \
+    -o "$tag.hopmap.json"
   "$HOPMAP" simulate "${problem[@]}" --pattern "training:$jobspec" \
     --mapping "$tag.sorted" --mapping "$tag.hopmap.json" --format json >"$tag.sim.json"
   local gpus=$((hosts * gpus_per_host))
@@ -122,9 +125,9 @@ if [[ $MODE == full ]]; then
   "$HOPMAP" gen training --job "$big" -o "$WORK/big.graph"
   start=$(date +%s.%N)
   "$HOPMAP" map --local --machine "${SPECS[h100huge]}$h100" --graph "$WORK/big.graph" --keep-blocks 8 \
-    --seed 1 -q -o "$WORK/big.json"
+    --objective time --seed 1 -q -o "$WORK/big.json"
   SPEED=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
-  printf 'map of 16,384 GPUs (2,048 hosts, --keep-blocks 8): %.2f s wall, hop-bytes %.4f of in-order\n' \
+  printf 'map of 16,384 GPUs (2,048 hosts, --keep-blocks 8 --objective time): %.2f s wall, hop-bytes %.4f of in-order\n' \
     "$SPEED" "$(jq '.hop_bytes / .baseline_hop_bytes' "$WORK/big.json")"
 fi
 
