@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/metrics/hop_bytes.h"
@@ -15,11 +16,13 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-// What one thread finds: the slowest message alone, and when each link's first
-// message starts sending.
+// What one thread finds: the slowest message alone, when each link's first message
+// starts sending, and (when the caller gave no loads) each link's load units.
 struct ThreadPart {
   ExchangeTimeEstimate slowest;
   std::vector<double> first_start;  // per link; kNever: no message crosses it
+  std::vector<int64_t> load_units;  // per link (LinkLoadUnits), or empty
+  std::vector<int64_t> route;       // the links of the message at hand
 };
 
 // The later of two answers; ties to the lower link, then the lower (src, dst), so
@@ -40,19 +43,18 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
   const Machine& machine = allocation.machine();
   const int64_t num_links = machine.num_links();
   if (num_links == 0) return std::nullopt;
-  LinkLoads computed;
-  if (known_loads == nullptr) {
-    computed = ComputeLinkLoads(graph, allocation, slot_of_task, routing);
-    known_loads = &computed;
-  }
-  const LinkLoads& loads = *known_loads;
+  // Without the loads, they are summed on the same walk over the routes.
+  const bool sum_loads = known_loads == nullptr;
   const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
   const double node_bandwidth = machine.NodeBandwidth().value_or(kNodeBandwidth);
   auto bandwidth_of = [&](int64_t link) {
     return machine.LinkBandwidthOf(link).value_or(kDefaultLinkBandwidth);
   };
-  tbb::enumerable_thread_specific<ThreadPart> parts([num_links] {
-    return ThreadPart{{}, std::vector<double>(num_links, kNever)};
+  tbb::enumerable_thread_specific<ThreadPart> parts([num_links, sum_loads] {
+    return ThreadPart{{},
+                      std::vector<double>(num_links, kNever),
+                      std::vector<int64_t>(sum_loads ? num_links : 0, 0),
+                      {}};
   });
   tbb::parallel_for(
       tbb::blocked_range<TaskId>(0, graph.num_tasks(), 256),
@@ -62,27 +64,34 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
           const NodeId a = allocation.node_at(pos[u]);
           graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
             if (w <= 0) return;
+            const NodeId b = allocation.node_at(pos[v]);
+            // The route's latency and narrowest link, its links kept for their first
+            // start, and (sum_loads) this direction's half of the edge on each.
+            double latency = 0;
+            double narrowest = kMaxLinkBandwidth;
+            part.route.clear();
+            if (a != b) {
+              machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double share) {
+                latency += share * machine.LinkLatencyOf(link).value_or(kDefaultLinkLatency);
+                narrowest = std::min(narrowest, bandwidth_of(link));
+                part.route.push_back(link);
+                if (sum_loads) part.load_units[link] += LinkLoadUnits(w, share);
+              });
+            }
             // The lower end sends the larger half (core/simulate/traffic.cc).
             const Bytes half = w / 2;
             const double bytes = static_cast<double>(u < v ? w - half : half);
             if (bytes <= 0) return;
-            const NodeId b = allocation.node_at(pos[v]);
             ExchangeTimeEstimate message;
             message.src = u;
             message.dst = v;
             if (a == b) {
               message.link_seconds = bytes / (factors.bandwidth_factor * node_bandwidth);
             } else {
-              double latency = 0;
-              double narrowest = kMaxLinkBandwidth;
-              machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double share) {
-                latency += share * machine.LinkLatencyOf(link).value_or(kDefaultLinkLatency);
-                narrowest = std::min(narrowest, bandwidth_of(link));
-              });
               message.latency_seconds = factors.latency_factor * latency;
-              machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double) {
+              for (int64_t link : part.route) {
                 part.first_start[link] = std::min(part.first_start[link], message.latency_seconds);
-              });
+              }
               double rate = factors.bandwidth_factor * narrowest;
               if (latency > 0) rate = std::min(rate, factors.tcp_gamma / (2 * latency));
               message.link_seconds = bytes / rate;
@@ -93,15 +102,34 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
         }
       });
   ExchangeTimeEstimate answer;
-  std::vector<double> first_start(num_links, kNever);
-  for (const ThreadPart& part : parts) {
+  // Merged into the first thread's vectors (a link's figures can run to hundreds of
+  // MB on a large machine).
+  std::vector<double> first_start;
+  std::vector<int64_t> load_units;
+  for (ThreadPart& part : parts) {
     if (part.slowest.src >= 0 && (answer.src < 0 || Later(part.slowest, answer))) {
       answer = part.slowest;
+    }
+    if (first_start.empty()) {
+      first_start = std::move(part.first_start);
+      load_units = std::move(part.load_units);
+      continue;
     }
     for (int64_t l = 0; l < num_links; ++l) {
       first_start[l] = std::min(first_start[l], part.first_start[l]);
     }
+    for (size_t l = 0; l < load_units.size(); ++l) load_units[l] += part.load_units[l];
   }
+  if (first_start.empty()) {  // no task ran
+    first_start.assign(num_links, kNever);
+    load_units.assign(sum_loads ? num_links : 0, 0);
+  }
+  LinkLoads summed;
+  if (sum_loads) {
+    summed = LinkLoadsFromUnits(load_units);
+    known_loads = &summed;
+  }
+  const LinkLoads& loads = *known_loads;
   for (int64_t l = 0; l < num_links; ++l) {
     if (first_start[l] == kNever || loads.bytes_on_link[l] <= 0) continue;
     ExchangeTimeEstimate drained;

@@ -58,7 +58,8 @@ struct ExchangeTimeEstimate {
 
 // Null when the machine has no links (an explicit hop matrix: nothing to time).
 // Deterministic: ties go to the lowest link, then to the lowest (src, dst). `known_loads`,
-// when given, are this placement's ComputeLinkLoads (a report has them already).
+// when given, are this placement's ComputeLinkLoads (a report has them already);
+// without them the estimate sums the same loads on its one walk over the routes.
 std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
     const TaskGraph& graph, const Allocation& allocation, std::span<const SlotId> slot_of_task,
     Routing routing, const LinkLoads* known_loads = nullptr, const Lv08Factors& factors = {});

@@ -17,11 +17,9 @@ constexpr double kUnitsPerByte = 256.0;
 
 LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                            std::span<const SlotId> slot_of_task, Routing routing) {
-  LinkLoads loads;
   const Machine& machine = allocation.machine();
   const int64_t num_links = machine.num_links();
-  if (num_links == 0) return loads;
-  loads.has_link_model = true;
+  if (num_links == 0) return LinkLoads{};
   const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
   tbb::enumerable_thread_specific<std::vector<int64_t>> local_units(
       [num_links] { return std::vector<int64_t>(num_links, 0); });
@@ -34,9 +32,8 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                           // Each task routes its half of the edge towards the other.
                           const NodeId b = allocation.node_at(pos[v]);
                           if (a == b) return;
-                          const double half = static_cast<double>(w) * 0.5 * kUnitsPerByte;
                           machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double share) {
-                            units[link] += std::llround(half * share);
+                            units[link] += LinkLoadUnits(w, share);
                           });
                         });
                       }
@@ -45,12 +42,24 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
   for (const auto& units : local_units) {
     for (int64_t l = 0; l < num_links; ++l) total[l] += units[l];
   }
+  return LinkLoadsFromUnits(total);
+}
+
+int64_t LinkLoadUnits(Bytes edge_bytes, double share) {
+  // Half of the edge each way.
+  return std::llround(static_cast<double>(edge_bytes) * 0.5 * kUnitsPerByte * share);
+}
+
+LinkLoads LinkLoadsFromUnits(std::span<const int64_t> units_on_link) {
+  LinkLoads loads;
+  loads.has_link_model = true;
+  const auto num_links = static_cast<int64_t>(units_on_link.size());
   loads.bytes_on_link.resize(num_links);
   double sum = 0;
   for (int64_t l = 0; l < num_links; ++l) {
-    const double bytes = static_cast<double>(total[l]) / kUnitsPerByte;
+    const double bytes = static_cast<double>(units_on_link[l]) / kUnitsPerByte;
     loads.bytes_on_link[l] = bytes;
-    if (total[l] > 0) {
+    if (units_on_link[l] > 0) {
       ++loads.links_used;
       sum += bytes;
       loads.max_load = std::max(loads.max_load, bytes);

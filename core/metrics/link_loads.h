@@ -29,6 +29,14 @@ struct LinkLoads {
 LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                            std::span<const SlotId> slot_of_task, Routing routing);
 
+// How ComputeLinkLoads sums: each direction of an edge of w bytes adds
+// LinkLoadUnits(w, share) to every link of its route (share: the part of the
+// direction's bytes that link carries), and the per-link sums become loads through
+// LinkLoadsFromUnits. For metrics that walk the routes anyway (exchange_time.cc) and
+// need the same loads.
+int64_t LinkLoadUnits(Bytes edge_bytes, double share);
+LinkLoads LinkLoadsFromUnits(std::span<const int64_t> units_on_link);
+
 // Links crossed by all routes of the mapping (each edge both ways: 2 x hops), the
 // work ComputeLinkLoads does. Cheap: one hop lookup per edge.
 int64_t RouteLinkCount(const TaskGraph& graph, const Allocation& allocation,

@@ -98,6 +98,9 @@ absl::StatusOr<MapOutput> AxisOrderMapper::Map(const MapInput& input) const {
   double best_load = 0;
   HopBytes best_hop_bytes = 0;
   do {
+    // With one core per node T's place changes nothing: the orders with T first (the
+    // first in this sequence, so they win the ties) are every distinct sequence.
+    if (allocation.cores_per_node() == 1 && order.front() != 0) break;
     std::vector<SlotId> slots = SlotsFromCoordinates(allocation, coords, order);
     slots.resize(input.graph.num_tasks());
     const HopBytes hop_bytes = ComputeHopBytes(input.graph, allocation, slots);

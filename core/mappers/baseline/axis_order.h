@@ -18,9 +18,10 @@ namespace hopmap {
 // position): "TN" is in-order, "NT" round-robin.
 class AxisOrderMapper final : public Mapper {
  public:
-  // Tries every order of T and the dims (T first, then lexicographic), scores each by
-  // the objective, and keeps the best (ties: the earlier order). Stops early, with
-  // the best so far, when input.stop says so.
+  // Tries every order of T and the dims (T first, then lexicographic; with one core
+  // per node only those with T first, the others giving the same sequences), scores
+  // each by the objective, and keeps the best (ties: the earlier order). Stops early,
+  // with the best so far, when input.stop says so.
   absl::StatusOr<MapOutput> Map(const MapInput& input) const override;
 };
 

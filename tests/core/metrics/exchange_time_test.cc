@@ -2,8 +2,13 @@
 // cases of LV08's figures (latency x 13.01, bytes over 0.97 x bandwidth).
 #include "core/metrics/exchange_time.h"
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
+#include "core/metrics/link_loads.h"
 #include "core/topology/distance_matrix.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"
@@ -84,6 +89,44 @@ TEST(ExchangeTimeTest, NoTrafficOrNoLinks) {
   EXPECT_FALSE(
       EstimateExchangeTime(MakeGraph(2, {{0, 1, 10}}), hops_only, slots, Routing::kDimensionOrder)
           .has_value());
+}
+
+// Given no loads, the estimate sums them on its own walk over the routes: the same
+// answer as with ComputeLinkLoads' (what a report passes), under both routings,
+// with messages inside nodes, odd sizes and 1-byte edges (one way only).
+TEST(ExchangeTimeTest, TheLoadsItSumsAreComputeLinkLoads) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({4, 4, 3}, {true, true, false}));
+  torus->set_cores_per_node(2);
+  const Allocation allocation = *Allocation::WholeMachine(torus);
+  std::vector<std::array<int64_t, 3>> edges;
+  uint64_t state = 7;
+  auto next = [&state](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % bound);
+  };
+  for (TaskId u = 0; u < 96; ++u) {
+    for (int k = 0; k < 3; ++k) {
+      const auto v = static_cast<TaskId>(next(96));
+      if (v != u) edges.push_back({u, v, k == 0 ? 1 : 1 + next(100'000)});
+    }
+  }
+  const TaskGraph graph = MakeGraph(96, edges);
+  std::vector<SlotId> slots(96);
+  for (SlotId s = 0; s < 96; ++s) slots[s] = (s * 37) % 96;
+  for (Routing routing : {Routing::kDimensionOrder, Routing::kAdaptive}) {
+    const LinkLoads loads = ComputeLinkLoads(graph, allocation, slots, routing);
+    const std::optional<ExchangeTimeEstimate> given =
+        EstimateExchangeTime(graph, allocation, slots, routing, &loads);
+    const std::optional<ExchangeTimeEstimate> summed =
+        EstimateExchangeTime(graph, allocation, slots, routing);
+    ASSERT_TRUE(given.has_value() && summed.has_value());
+    EXPECT_EQ(summed->seconds, given->seconds);
+    EXPECT_EQ(summed->link, given->link);
+    EXPECT_EQ(summed->src, given->src);
+    EXPECT_EQ(summed->dst, given->dst);
+    EXPECT_GT(summed->link, -1);  // a link decides here, so the loads matter
+  }
 }
 
 }  // namespace
