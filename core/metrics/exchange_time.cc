@@ -1,6 +1,7 @@
 #include "core/metrics/exchange_time.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -16,14 +17,19 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-// What one thread finds: the slowest message alone, when each link's first message
-// starts sending, and (when the caller gave no loads) each link's load units.
+// What one thread finds: the slowest message alone.
 struct ThreadPart {
   ExchangeTimeEstimate slowest;
-  std::vector<double> first_start;  // per link; kNever: no message crosses it
-  std::vector<int64_t> load_units;  // per link (LinkLoadUnits), or empty
-  std::vector<int64_t> route;       // the links of the message at hand
+  std::vector<int64_t> route;  // the links of the message at hand
 };
+
+// `slot` = min(slot, value), from any thread; the result does not depend on the order.
+void AtomicMin(double& slot, double value) {
+  std::atomic_ref<double> ref(slot);
+  double seen = ref.load(std::memory_order_relaxed);
+  while (value < seen && !ref.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+  }
+}
 
 // The later of two answers; ties to the lower link, then the lower (src, dst), so
 // that the answer does not depend on how threads split the work. A message alone
@@ -50,12 +56,12 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
   auto bandwidth_of = [&](int64_t link) {
     return machine.LinkBandwidthOf(link).value_or(kDefaultLinkBandwidth);
   };
-  tbb::enumerable_thread_specific<ThreadPart> parts([num_links, sum_loads] {
-    return ThreadPart{{},
-                      std::vector<double>(num_links, kNever),
-                      std::vector<int64_t>(sum_loads ? num_links : 0, 0),
-                      {}};
-  });
+  // Per link, shared by the threads (a copy per thread would take threads x links x
+  // 8 bytes each): when its first message starts sending, and (sum_loads) its load
+  // units (whole numbers, so their sum does not depend on the order).
+  std::vector<double> first_start(num_links, kNever);
+  std::vector<int64_t> load_units(sum_loads ? num_links : 0, 0);
+  tbb::enumerable_thread_specific<ThreadPart> parts;
   tbb::parallel_for(
       tbb::blocked_range<TaskId>(0, graph.num_tasks(), 256),
       [&](const tbb::blocked_range<TaskId>& r) {
@@ -75,7 +81,10 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
                 latency += share * machine.LinkLatencyOf(link).value_or(kDefaultLinkLatency);
                 narrowest = std::min(narrowest, bandwidth_of(link));
                 part.route.push_back(link);
-                if (sum_loads) part.load_units[link] += LinkLoadUnits(w, share);
+                if (sum_loads) {
+                  std::atomic_ref<int64_t>(load_units[link])
+                      .fetch_add(LinkLoadUnits(w, share), std::memory_order_relaxed);
+                }
               });
             }
             // The lower end sends the larger half (core/simulate/traffic.cc).
@@ -89,9 +98,7 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
               message.link_seconds = bytes / (factors.bandwidth_factor * node_bandwidth);
             } else {
               message.latency_seconds = factors.latency_factor * latency;
-              for (int64_t link : part.route) {
-                part.first_start[link] = std::min(part.first_start[link], message.latency_seconds);
-              }
+              for (int64_t link : part.route) AtomicMin(first_start[link], message.latency_seconds);
               double rate = factors.bandwidth_factor * narrowest;
               if (latency > 0) rate = std::min(rate, factors.tcp_gamma / (2 * latency));
               message.link_seconds = bytes / rate;
@@ -102,27 +109,10 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
         }
       });
   ExchangeTimeEstimate answer;
-  // Merged into the first thread's vectors (a link's figures can run to hundreds of
-  // MB on a large machine).
-  std::vector<double> first_start;
-  std::vector<int64_t> load_units;
-  for (ThreadPart& part : parts) {
+  for (const ThreadPart& part : parts) {
     if (part.slowest.src >= 0 && (answer.src < 0 || Later(part.slowest, answer))) {
       answer = part.slowest;
     }
-    if (first_start.empty()) {
-      first_start = std::move(part.first_start);
-      load_units = std::move(part.load_units);
-      continue;
-    }
-    for (int64_t l = 0; l < num_links; ++l) {
-      first_start[l] = std::min(first_start[l], part.first_start[l]);
-    }
-    for (size_t l = 0; l < load_units.size(); ++l) load_units[l] += part.load_units[l];
-  }
-  if (first_start.empty()) {  // no task ran
-    first_start.assign(num_links, kNever);
-    load_units.assign(sum_loads ? num_links : 0, 0);
   }
   LinkLoads summed;
   if (sum_loads) {
