@@ -58,7 +58,7 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
   };
   // Per link, shared by the threads (a copy per thread would take threads x links x
   // 8 bytes each): when its first message starts sending, and (sum_loads) its load
-  // units (whole numbers, so their sum does not depend on the order).
+  // units.
   std::vector<double> first_start(num_links, kNever);
   std::vector<int64_t> load_units(sum_loads ? num_links : 0, 0);
   tbb::enumerable_thread_specific<ThreadPart> parts;
@@ -70,9 +70,14 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
           const NodeId a = allocation.node_at(pos[u]);
           graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
             if (w <= 0) return;
+            // The lower end sends the larger half (core/simulate/traffic.cc).
+            const Bytes half = w / 2;
+            const double bytes = static_cast<double>(u < v ? w - half : half);
+            if (bytes <= 0 && !sum_loads) return;
             const NodeId b = allocation.node_at(pos[v]);
             // The route's latency and narrowest link, its links kept for their first
-            // start, and (sum_loads) this direction's half of the edge on each.
+            // start, and (sum_loads) this direction's half of the edge on each (the
+            // loads split every edge evenly, a message of 0 bytes included).
             double latency = 0;
             double narrowest = kMaxLinkBandwidth;
             part.route.clear();
@@ -81,15 +86,9 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
                 latency += share * machine.LinkLatencyOf(link).value_or(kDefaultLinkLatency);
                 narrowest = std::min(narrowest, bandwidth_of(link));
                 part.route.push_back(link);
-                if (sum_loads) {
-                  std::atomic_ref<int64_t>(load_units[link])
-                      .fetch_add(LinkLoadUnits(w, share), std::memory_order_relaxed);
-                }
+                if (sum_loads) AddLinkLoadUnits(load_units, link, w, share);
               });
             }
-            // The lower end sends the larger half (core/simulate/traffic.cc).
-            const Bytes half = w / 2;
-            const double bytes = static_cast<double>(u < v ? w - half : half);
             if (bytes <= 0) return;
             ExchangeTimeEstimate message;
             message.src = u;

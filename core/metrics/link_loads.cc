@@ -21,9 +21,8 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
   const int64_t num_links = machine.num_links();
   if (num_links == 0) return LinkLoads{};
   const std::vector<int32_t> pos = PositionsOfTasks(allocation, slot_of_task);
-  // One array for all threads, added to atomically: a copy per thread would take
-  // threads x links x 8 bytes (100 MB a thread on a 128^3 torus). Whole units, so
-  // the sums do not depend on the order of the additions.
+  // One array for all threads (AddLinkLoadUnits adds atomically): a copy per thread
+  // would take threads x links x 8 bytes (100 MB a thread on a 128^3 torus).
   std::vector<int64_t> units(num_links, 0);
   tbb::parallel_for(tbb::blocked_range<TaskId>(0, graph.num_tasks(), 256),
                     [&](const tbb::blocked_range<TaskId>& r) {
@@ -34,8 +33,7 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                           const NodeId b = allocation.node_at(pos[v]);
                           if (a == b) return;
                           machine.ForEachRouteLink(a, b, routing, [&](int64_t link, double share) {
-                            std::atomic_ref<int64_t>(units[link])
-                                .fetch_add(LinkLoadUnits(w, share), std::memory_order_relaxed);
+                            AddLinkLoadUnits(units, link, w, share);
                           });
                         });
                       }
@@ -43,9 +41,11 @@ LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
   return LinkLoadsFromUnits(units);
 }
 
-int64_t LinkLoadUnits(Bytes edge_bytes, double share) {
+void AddLinkLoadUnits(std::span<int64_t> units_on_link, int64_t link, Bytes edge_bytes,
+                      double share) {
   // Half of the edge each way.
-  return std::llround(static_cast<double>(edge_bytes) * 0.5 * kUnitsPerByte * share);
+  const int64_t units = std::llround(static_cast<double>(edge_bytes) * 0.5 * kUnitsPerByte * share);
+  std::atomic_ref<int64_t>(units_on_link[link]).fetch_add(units, std::memory_order_relaxed);
 }
 
 LinkLoads LinkLoadsFromUnits(std::span<const int64_t> units_on_link) {

@@ -29,12 +29,13 @@ struct LinkLoads {
 LinkLoads ComputeLinkLoads(const TaskGraph& graph, const Allocation& allocation,
                            std::span<const SlotId> slot_of_task, Routing routing);
 
-// How ComputeLinkLoads sums: each direction of an edge of w bytes adds
-// LinkLoadUnits(w, share) to every link of its route (share: the part of the
-// direction's bytes that link carries), and the per-link sums become loads through
-// LinkLoadsFromUnits. For metrics that walk the routes anyway (exchange_time.cc) and
-// need the same loads.
-int64_t LinkLoadUnits(Bytes edge_bytes, double share);
+// How ComputeLinkLoads sums, for metrics that walk the routes anyway and need the
+// same loads (exchange_time.cc): each direction of an edge of w bytes calls
+// AddLinkLoadUnits for every link of its route (share: the part of the direction's
+// bytes that link carries), from any thread (an atomic add of whole units, so the
+// sums do not depend on the order); LinkLoadsFromUnits turns the sums into loads.
+void AddLinkLoadUnits(std::span<int64_t> units_on_link, int64_t link, Bytes edge_bytes,
+                      double share);
 LinkLoads LinkLoadsFromUnits(std::span<const int64_t> units_on_link);
 
 // Links crossed by all routes of the mapping (each edge both ways: 2 x hops), the

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/metrics/link_loads.h"
+#include "core/search/random_stream.h"
 #include "core/topology/distance_matrix.h"
 #include "core/topology/torus.h"
 #include "gtest/gtest.h"
@@ -100,15 +101,13 @@ TEST(ExchangeTimeTest, TheLoadsItSumsAreComputeLinkLoads) {
   torus->set_cores_per_node(2);
   const Allocation allocation = *Allocation::WholeMachine(torus);
   std::vector<std::array<int64_t, 3>> edges;
-  uint64_t state = 7;
-  auto next = [&state](uint64_t bound) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<int64_t>((state >> 33) % bound);
-  };
+  RandomStream random(7, 0);
   for (TaskId u = 0; u < 96; ++u) {
     for (int k = 0; k < 3; ++k) {
-      const auto v = static_cast<TaskId>(next(96));
-      if (v != u) edges.push_back({u, v, k == 0 ? 1 : 1 + next(100'000)});
+      const auto v = static_cast<TaskId>(random.Below(96));
+      if (v != u) {
+        edges.push_back({u, v, k == 0 ? 1 : 1 + static_cast<int64_t>(random.Below(100'000))});
+      }
     }
   }
   const TaskGraph graph = MakeGraph(96, edges);
