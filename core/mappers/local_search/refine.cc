@@ -250,6 +250,7 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
     std::sort(active.begin(), active.end());
     active.erase(std::unique(active.begin(), active.end()), active.end());
     full_pass = active.empty();
+    if (full_pass && !options.confirm_local_optimum) break;
     list = full_pass ? only : std::span<const TaskId>(active);
   }
   return stats;

@@ -31,6 +31,10 @@ struct RefineOptions {
   // The active set also takes the tasks with a neighbour on, or next to, a node
   // whose occupants changed (their candidate exchanges changed), in neighbour mode.
   bool wake_near_nodes = true;
+  // When the active set empties, a full pass confirms the local optimum (and applies
+  // what the active sets missed). false: stop there, local_optimum stays false. At
+  // 1M tasks that pass found 0.001% more and cost a pass over every task.
+  bool confirm_local_optimum = true;
   // Up to this many slots every task is tried against every slot (a true 2-exchange
   // local optimum); above it only the slots on the nodes of a task's neighbours
   // (occupied or empty), which keeps a pass near O(sum of deg^2 * cores) for 1M tasks.

@@ -34,6 +34,10 @@ absl::Status PortfolioPlan::Validate() const {
   if (constructions.empty()) {
     return absl::InvalidArgumentError("portfolio plan: no constructions");
   }
+  if (refine_one_above_tasks < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "portfolio plan: refine_one_above_tasks must be >= 0, got ", refine_one_above_tasks));
+  }
   if (refine_best < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("portfolio plan: refine_best must be >= 0, got ", refine_best));
@@ -65,6 +69,12 @@ absl::Status PortfolioPlan::Validate() const {
   if (!(grid_fallback_within >= 1) || !std::isfinite(grid_fallback_within)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "portfolio plan: grid_fallback_within must be >= 1, got ", grid_fallback_within));
+  }
+  for (const auto& [name, rate] : tasks_per_second) {
+    if (!(rate > 0)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("portfolio plan: tasks_per_second of ", name, " must be > 0, got ", rate));
+    }
   }
   if (!(congestion_share >= 0 && congestion_share <= 1) || !(congestion_links_per_second > 0) ||
       !std::isfinite(congestion_links_per_second)) {
@@ -105,6 +115,7 @@ PortfolioPlan DefaultPortfolioPlan() {
   // rec-bisect above its limit (docs/tuning.md).
   plan.task_limits = {{"ohtma", 2048}, {"exact", 12}, {"mahd", 65536}, {"rec-bisect", 262144}};
   plan.task_minimums = {{"hybrid", 262145}};
+  plan.tasks_per_second = {{"hybrid", 30000}};
   plan.grid_fallbacks = {"hybrid"};
   return plan;
 }
@@ -349,6 +360,15 @@ int64_t Lookup(const std::vector<std::pair<std::string, int64_t>>& entries,
   return -1;
 }
 
+// The (name, rate) entry for `name`, or 0.
+double LookupRate(const std::vector<std::pair<std::string, double>>& entries,
+                  const std::string& name) {
+  for (const auto& [entry, rate] : entries) {
+    if (entry == name) return rate;
+  }
+  return 0;
+}
+
 // Runs one construction and records its result (or why it has none); returns its
 // hop-bytes when it produced a mapping.
 std::optional<HopBytes> RunConstruction(const MapperRegistry& registry, const std::string& name,
@@ -426,12 +446,17 @@ int64_t PortfolioMapper::AnnealMovesPerTask(const MapInput& input, int64_t num_t
   // A move scans the edges of the two tasks exchanged: 2 x the mean degree = 4 E / n
   // per move, so a chain's moves per task are share x budget x rate / (4 E).
   const double budget = EffectiveTimeLimitSeconds(input.options, num_tasks);
-  const double edges_per_second = std::max(
-      plan_.anneal_min_edge_rate,
-      plan_.anneal_edge_rate / std::sqrt(static_cast<double>(std::max<int64_t>(num_tasks, 1))));
-  const double moves =
-      plan_.anneal_share * budget * edges_per_second / (4.0 * static_cast<double>(edges));
-  if (moves < static_cast<double>(plan_.anneal_min_moves_per_task)) return 0;
+  const double nominal_rate =
+      plan_.anneal_edge_rate / std::sqrt(static_cast<double>(std::max<int64_t>(num_tasks, 1)));
+  auto moves_at = [&](double edges_per_second) {
+    return plan_.anneal_share * budget * edges_per_second / (4.0 * static_cast<double>(edges));
+  };
+  // Whether it runs follows the nominal rate (what the machine can do): the floor
+  // only lengthens the schedule of a run the deadline will cut warm. At 1M tasks the
+  // floor planned 128 moves per task where 5.8M moves in all fitted in the budget,
+  // and they found nothing (docs/tuning.md).
+  if (moves_at(nominal_rate) < static_cast<double>(plan_.anneal_min_moves_per_task)) return 0;
+  const double moves = moves_at(std::max(plan_.anneal_min_edge_rate, nominal_rate));
   return static_cast<int64_t>(std::min(moves, 1e12));
 }
 
@@ -601,6 +626,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
   const absl::Time start = absl::Now();
   const StopCondition construction_stop =
       input_.stop.Until(start + (input_.stop.deadline() - start) * kConstructionShare);
+  const double share_seconds = absl::ToDoubleSeconds(construction_stop.deadline() - start);
   tbb::task_group constructions;
   bool first = input_.initial == nullptr;
   auto run_construction = [&](const std::string& name, int32_t at, bool must_run) {
@@ -627,6 +653,19 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
     }
     if (const int64_t least = Lookup(plan_.task_minimums, name); num_tasks < least) {
       book_.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
+      continue;
+    }
+    // The time a construction is expected to need, against the constructions' share
+    // of the budget (not the time left: the decision does not depend on how fast the
+    // others run).
+    if (const double rate = LookupRate(plan_.tasks_per_second, name);
+        rate > 0 && !first && static_cast<double>(num_tasks) / rate > share_seconds) {
+      book_.AddError(at, name,
+                     absl::StrCat("not run: it would need about ",
+                                  std::llround(static_cast<double>(num_tasks) / rate), " s (at ",
+                                  rate, " tasks/s), more than the constructions' ",
+                                  std::llround(share_seconds), " s of the budget (docs/tuning.md)"),
+                     absl::Now());
       continue;
     }
     if (grid && std::find(plan_.grid_fallbacks.begin(), plan_.grid_fallbacks.end(), name) !=
@@ -669,6 +708,13 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineBest() {
   // after refinement and costs the most (plan.refine_within).
   std::vector<std::pair<std::string, std::vector<SlotId>>> kept =
       book_.TakeKept(plan_.refine_within);
+  RefineOptions refine_options;
+  if (input_.graph.num_tasks() > plan_.refine_one_above_tasks) {
+    // At scale: one refinement, and no confirming pass over every task after its
+    // active sets (PortfolioPlan::refine_one_above_tasks).
+    if (kept.size() > 1) kept.resize(1);
+    refine_options.confirm_local_optimum = false;
+  }
   const PositionGraph* near = kept.empty() ? nullptr : Near();
   tbb::task_group refines;
   // Per kept result: its hop-bytes after refinement, and whether the refinement
@@ -682,7 +728,7 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineBest() {
       if (input_.stop.ShouldStop()) return;
       const absl::Time start = absl::Now();
       Placement placement(input_.graph, input_.allocation, std::move(kept[k].second));
-      const RefineStats stats = RefinePlacement(placement, RefineOptions{}, input_.stop, {}, near);
+      const RefineStats stats = RefinePlacement(placement, refine_options, input_.stop, {}, near);
       unchanged[k] = stats.exchanges == 0 && stats.local_optimum;
       refined[k] = book_.Add(at, absl::StrCat("refine(", kept[k].first, ")"),
                              std::move(placement).Release(), start,

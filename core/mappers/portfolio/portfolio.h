@@ -27,12 +27,23 @@ struct PortfolioPlan {
   // constructions there and held a core for most of the budget (docs/tuning.md).
   std::vector<std::string> grid_fallbacks;
   double grid_fallback_within = 1.1;
+  // Constructions that do not start when they could not finish within the
+  // constructions' share of the budget at this many tasks per second: cut by the
+  // clock they return little (hybrid: in-order's mapping, or greedy placements of
+  // the groups it did not reach) and hold a core the others need. Pairs of (name,
+  // tasks per second > 0); the first construction always runs (docs/tuning.md).
+  std::vector<std::pair<std::string, double>> tasks_per_second;
   // The best this many distinct construction results, those within refine_within x
   // the best hop-bytes, are refined by pair exchanges, concurrently.
   int32_t refine_best = 3;
   // >= 1; results more than this factor above the best are not refined
   // (docs/tuning.md).
   double refine_within = 1.1;
+  // Above this many tasks only the best result is refined, without the confirming
+  // pass over every task at its end (RefineOptions::confirm_local_optimum): there
+  // one refinement keeps every core busy, and two side by side took each well over
+  // twice as long (docs/tuning.md).
+  int64_t refine_one_above_tasks = 262144;
   // Up to this many slots, GRASP with robust tabu search continues from the best.
   int64_t grasp_slot_limit = 512;
   // Above it, at most this many rounds of iterated local search (a patch of 12 tasks

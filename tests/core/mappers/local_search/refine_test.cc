@@ -117,6 +117,41 @@ TEST(RefineTest, ActiveSetReachesBruteForceLocalOptimumWithLessWork) {
   }
 }
 
+// Without the confirming pass the search stops where the active set empties: the
+// same passes and mapping as the confirmed search up to that point (on this job
+// the confirming pass finds nothing), one full pass less, and no claim of a local
+// optimum.
+TEST(RefineTest, WithoutConfirmationStopsWhereTheActiveSetEmpties) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  const Allocation allocation = *Allocation::Create(torus, nodes, 1, /*dense_limit=*/0);
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 200;
+  gen.seed = 5;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 2);
+  RefineOptions options;
+  options.all_pairs_slot_limit = 0;
+  Placement confirmed(graph, allocation, start);
+  const RefineStats confirmed_stats = RefinePlacement(confirmed, options, NoStop());
+  options.confirm_local_optimum = false;
+  Placement unconfirmed(graph, allocation, start);
+  const RefineStats stats = RefinePlacement(unconfirmed, options, NoStop());
+  ASSERT_TRUE(confirmed_stats.local_optimum);
+  EXPECT_FALSE(stats.local_optimum);
+  EXPECT_GT(stats.exchanges, 0);
+  EXPECT_EQ(stats.full_passes, 1);
+  EXPECT_EQ(confirmed_stats.full_passes, 2);
+  EXPECT_EQ(stats.passes + 1, confirmed_stats.passes);
+  EXPECT_EQ(stats.exchanges, confirmed_stats.exchanges);
+  EXPECT_LT(stats.work, confirmed_stats.work);
+  EXPECT_EQ(unconfirmed.slot_of_task(), confirmed.slot_of_task());
+  EXPECT_EQ(unconfirmed.hop_bytes(), BruteHopBytes(graph, allocation, unconfirmed.slot_of_task()));
+}
+
 // Neighbour mode with the active set on a mid-size stencil: a confirmed local
 // optimum (the last pass was full and found nothing), the same mapping on 1 and 2
 // threads, and hop-bytes no worse than 2% above the every-task-every-pass search.

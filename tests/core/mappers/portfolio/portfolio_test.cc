@@ -192,6 +192,15 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
                                                  "refine(in-order)"));
   EXPECT_THAT(names(0.9),
               ::testing::ElementsAre(::testing::HasSubstr("refine_within must be >= 1")));
+  // Above refine_one_above_tasks only the best is refined, whatever refine_within.
+  plan.refine_one_above_tasks = 999;
+  EXPECT_THAT(names(1e9), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)"));
+  plan.refine_one_above_tasks = 1000;
+  EXPECT_THAT(names(1e9), ::testing::ElementsAre("in-order", "rec-bisect", "refine(rec-bisect)",
+                                                 "refine(in-order)"));
+  plan.refine_one_above_tasks = -1;
+  EXPECT_THAT(names(1.1),
+              ::testing::ElementsAre(::testing::HasSubstr("refine_one_above_tasks must be >= 0")));
 }
 
 // The searches of large problems do not run from a mapping its refinement left
@@ -245,6 +254,15 @@ TEST(PortfolioTest, SearchesSkipAMappingRefinementLeftUnchanged) {
     ASSERT_NE(c, nullptr) << search;
     EXPECT_TRUE(c->error.empty()) << search << ": " << c->error;
   }
+  // At a nominal rate that plans too few moves the annealing does not run, though
+  // the floor rate would have planned enough (0.01 x 60 s x 4e7 edges/s over 4E).
+  plan.anneal_edge_rate = 1e6;
+  ASSERT_GE(0.01 * 60 * plan.anneal_min_edge_rate / (4.0 * irregular.num_edges()),
+            2.0 * plan.anneal_min_moves_per_task);
+  const absl::StatusOr<MapOutput> slow = RunPlan(plan, irregular, small);
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  EXPECT_EQ(find(*slow, "anneal"), nullptr);
+  EXPECT_NE(find(*slow, "perturb+refine"), nullptr);
 }
 
 // On a grid, a fallback for irregular graphs (hybrid) starts after the other
@@ -277,6 +295,19 @@ TEST(PortfolioTest, GridFallbacksWaitAndStepAsideNearTheBound) {
   EXPECT_THAT(far.algorithm, ::testing::StartsWith("hybrid"));
   EXPECT_TRUE(far.error.empty()) << far.error;
   EXPECT_GT(far.hop_bytes, 0);
+  // Nor, like any construction with a rate, when it would need more than the
+  // constructions' share of the budget (70% of the tests' 60 s) at that rate: 1024
+  // tasks at 10 a second.
+  plan.tasks_per_second = {{"hybrid", 10}};
+  const Candidate slow = hybrid("stencil2d-9");
+  EXPECT_EQ(slow.algorithm, "hybrid");
+  EXPECT_THAT(slow.error, ::testing::MatchesRegex("not run: it would need about 102 s \\(at 10 "
+                                                  "tasks/s\\), more than the constructions' "
+                                                  "4[12] s of the budget.*"));
+  plan.tasks_per_second = {{"hybrid", 0}};
+  EXPECT_THAT(plan.Validate().message(),
+              ::testing::HasSubstr("tasks_per_second of hybrid must be > 0"));
+  plan.tasks_per_second.clear();
   // Without the rule it runs beside the others.
   plan.grid_fallbacks.clear();
   const Candidate beside = hybrid("stencil2d-5");
