@@ -9,6 +9,7 @@
 #include "core/mappers/mapper.h"
 #include "core/mappers/portfolio/registry.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/solve/measure.h"
 #include "core/solve/report.h"
 #include "core/solve/solve_mapping.h"
 #include "core/topology/torus.h"
@@ -231,6 +232,21 @@ TEST(SolveTest, ReportSkipsLinkLoadsAboveTheRouteLimit) {
   EXPECT_FALSE(skipped->link_loads.available());
   EXPECT_EQ(skipped->hop_bytes, ComputeHopBytes(far, alloc, skipped->slot_of_task));
   EXPECT_GE(skipped->hop_bytes, int64_t{1000000} * 123);
+  // A mapping with each cube holding half of each side: its routes cross 1.4e8
+  // links, so its loads and estimate are computed; the in-order baseline's estimate
+  // is not (its routes cross 2.46e8).
+  MappingReport mixed;
+  mixed.slot_of_task.resize(2000);
+  for (TaskId t = 0; t < 2000; ++t) {
+    const TaskId side = t / 1000, within = t % 1000;
+    mixed.slot_of_task[t] = (within < 500 ? 0 : 1000) + 2 * (within % 500) + side;
+  }
+  MeasureMapping(far, alloc, Routing::kDimensionOrder, mixed, std::nullopt);
+  EXPECT_EQ(mixed.link_loads_skipped, "");
+  EXPECT_TRUE(mixed.link_loads.available());
+  EXPECT_TRUE(mixed.exchange_seconds.has_value());
+  EXPECT_FALSE(mixed.baseline_exchange_seconds.has_value());
+  EXPECT_LT(mixed.hop_bytes, mixed.baseline_hop_bytes);
   // Fewer pairs on the same allocation: loads are computed.
   const TaskGraph few = bipartite(100);
   auto computed = SolveMapping(few, alloc, "in-order", Options());
@@ -238,6 +254,7 @@ TEST(SolveTest, ReportSkipsLinkLoadsAboveTheRouteLimit) {
   EXPECT_EQ(computed->link_loads_skipped, "");
   EXPECT_TRUE(computed->link_loads.available());
   EXPECT_GT(computed->link_loads.max_load, 0);
+  EXPECT_TRUE(computed->baseline_exchange_seconds.has_value());
 }
 
 TEST(SolveTest, DeterministicAcrossRepeatedRuns) {
