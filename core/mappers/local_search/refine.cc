@@ -56,14 +56,19 @@ struct BestExchange {
 // and t at a count 0 hops in C_t(b) and C_t'(a)). So C_t(a) is computed once,
 // C_t(b) once per node, and each occupied candidate costs O(deg t').
 // RefinePlacement re-checks the chosen exchange with SwapDelta before applying it.
+// `cost_now`, when given, holds every task's CostAtPosition at its own node (kept
+// by RefinePlacement): an occupant's side of an exchange then sums its edges from
+// `task`'s node only, C_t'(a) - C_t'(b) = sum w hops(a, .) - cost_now[t'], with the
+// same integers as summing both.
 BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_pairs,
-                              const PositionGraph* near, const RefineOptions& options,
-                              int32_t pass) {
+                              const PositionGraph* near, const RefineOptions& options, int32_t pass,
+                              const HopBytes* cost_now) {
   const int32_t slots_per_node = options.slots_per_node;
   const TaskGraph& graph = placement.graph();
   const int32_t cores = placement.allocation().cores_per_node();
   const int32_t from_position = placement.position_of(task);
-  const HopBytes cost_here = placement.CostAtPosition(task, from_position);
+  const HopBytes cost_here =
+      cost_now != nullptr ? cost_now[task] : placement.CostAtPosition(task, from_position);
   BestExchange best;
   int64_t work = graph.degree(task);
   auto weight_to = [&](TaskId other) -> Bytes {
@@ -90,11 +95,19 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
         tried_empty = true;
       } else {
         work += graph.degree(other) + graph.degree(task);
-        graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
-          const int32_t pu = placement.position_of(u);
-          delta += w * (placement.HopsBetweenPositions(from_position, pu) -
-                        placement.HopsBetweenPositions(position, pu));
-        });
+        if (cost_now != nullptr) {
+          HopBytes at_from = 0;
+          graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
+            at_from += w * placement.HopsBetweenPositions(from_position, placement.position_of(u));
+          });
+          delta += at_from - cost_now[other];
+        } else {
+          graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
+            const int32_t pu = placement.position_of(u);
+            delta += w * (placement.HopsBetweenPositions(from_position, pu) -
+                          placement.HopsBetweenPositions(position, pu));
+          });
+        }
         delta += 2 * weight_to(other) * across;
       }
       if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {
@@ -145,6 +158,21 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
   return best;
 }
 
+// After `moved` went from position `was` to where it is now (exchanged with
+// `partner`, or kNoTask), the costs of its neighbours other than the partner (the
+// edge between the two keeps its length); the two tasks' own costs are recomputed
+// by the caller.
+void ShiftNeighbourCosts(const Placement& placement, TaskId moved, TaskId partner, int32_t was,
+                         std::vector<HopBytes>& cost_now) {
+  const int32_t now = placement.position_of(moved);
+  placement.graph().ForEachNeighbor(moved, [&](TaskId u, Bytes w) {
+    if (u == partner || u == moved) return;
+    const int32_t pu = placement.position_of(u);
+    cost_now[u] +=
+        w * (placement.HopsBetweenPositions(now, pu) - placement.HopsBetweenPositions(was, pu));
+  });
+}
+
 }  // namespace
 
 RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
@@ -153,11 +181,23 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
   RefineStats stats;
   const TaskGraph& graph = placement.graph();
   std::vector<TaskId> all;
+  // Every task's cost where it sits, kept through the exchanges (FindBestExchange),
+  // when every task is searched: for a small `only` (a perturbed patch, refined many
+  // times over) building it would cost more than it saves.
+  std::vector<HopBytes> cost_now;
   if (only.empty()) {
     all.resize(graph.num_tasks());
     std::iota(all.begin(), all.end(), 0);
     only = all;
+    cost_now.resize(graph.num_tasks());
+    tbb::parallel_for(tbb::blocked_range<TaskId>(0, graph.num_tasks()),
+                      [&](const tbb::blocked_range<TaskId>& range) {
+                        for (TaskId t = range.begin(); t != range.end(); ++t) {
+                          cost_now[t] = placement.CostAtPosition(t, placement.position_of(t));
+                        }
+                      });
   }
+  const HopBytes* const costs = cost_now.empty() ? nullptr : cost_now.data();
   const bool all_pairs = placement.num_slots() <= options.all_pairs_slot_limit;
   std::optional<PositionGraph> built;
   const PositionGraph* near = nullptr;
@@ -188,7 +228,7 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
               // (a task left unsearched proposes nothing).
               best[i - begin] = stop.ShouldStop() ? BestExchange{}
                                                   : FindBestExchange(placement, list[i], all_pairs,
-                                                                     near, options, pass);
+                                                                     near, options, pass, costs);
             }
           });
       // Earlier exchanges of this block may have changed a later task's gain:
@@ -202,6 +242,14 @@ RefineStats RefinePlacement(Placement& placement, const RefineOptions& options,
         if (delta < 0) {
           const TaskId other = placement.task_at(candidate.slot);
           placement.SwapSlots(from, candidate.slot, delta);
+          if (costs != nullptr) {
+            ShiftNeighbourCosts(placement, list[i], other, from / cores, cost_now);
+            cost_now[list[i]] = placement.CostAtPosition(list[i], placement.position_of(list[i]));
+            if (other != kNoTask) {
+              ShiftNeighbourCosts(placement, other, list[i], candidate.slot / cores, cost_now);
+              cost_now[other] = placement.CostAtPosition(other, placement.position_of(other));
+            }
+          }
           ++stats.exchanges;
           moved.push_back(list[i]);
           if (other != kNoTask) moved.push_back(other);

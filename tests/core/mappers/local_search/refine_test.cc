@@ -3,6 +3,7 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/graph/generators.h"
 #include "core/metrics/hop_bytes.h"
@@ -150,6 +151,45 @@ TEST(RefineTest, WithoutConfirmationStopsWhereTheActiveSetEmpties) {
   EXPECT_LT(stats.work, confirmed_stats.work);
   EXPECT_EQ(unconfirmed.slot_of_task(), confirmed.slot_of_task());
   EXPECT_EQ(unconfirmed.hop_bytes(), BruteHopBytes(graph, allocation, unconfirmed.slot_of_task()));
+}
+
+// A refinement of every task keeps each task's cost where it sits and reads the
+// occupants' from it; given the same tasks as an explicit list it sums them. Both
+// must choose the same exchanges: same mapping, passes, exchanges and work, in
+// neighbour and all-pairs mode, with one and with several cores per node.
+TEST(RefineTest, KeptCostsChooseTheSameExchangesAsSummedOnes) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  for (int32_t cores : {1, 4}) {
+    for (int64_t all_pairs_limit : {int64_t{0}, int64_t{1} << 20}) {
+      const Allocation allocation = *Allocation::Create(torus, nodes, cores, /*dense_limit=*/0);
+      GeneratorOptions gen;
+      gen.kind = "random-geometric";
+      gen.tasks = static_cast<int32_t>(allocation.num_slots()) - 9;
+      gen.seed = 7;
+      const TaskGraph graph = *GenerateGraph(gen);
+      const std::vector<SlotId> start =
+          ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 4);
+      RefineOptions options;
+      options.all_pairs_slot_limit = all_pairs_limit;
+      Placement kept(graph, allocation, start);
+      const RefineStats kept_stats = RefinePlacement(kept, options, NoStop());
+      std::vector<TaskId> every(graph.num_tasks());
+      std::iota(every.begin(), every.end(), 0);
+      Placement summed(graph, allocation, start);
+      const RefineStats summed_stats = RefinePlacement(summed, options, NoStop(), every);
+      const std::string where = absl::StrCat(cores, " cores, all-pairs limit ", all_pairs_limit);
+      EXPECT_GT(kept_stats.exchanges, 0) << where;
+      EXPECT_EQ(kept.slot_of_task(), summed.slot_of_task()) << where;
+      EXPECT_EQ(kept_stats.passes, summed_stats.passes) << where;
+      EXPECT_EQ(kept_stats.exchanges, summed_stats.exchanges) << where;
+      EXPECT_EQ(kept_stats.work, summed_stats.work) << where;
+      EXPECT_TRUE(kept_stats.local_optimum) << where;
+      EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
+    }
+  }
 }
 
 // Neighbour mode with the active set on a mid-size stencil: a confirmed local
