@@ -1,6 +1,7 @@
 #include "core/mappers/local_search/iterated_refine.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -13,10 +14,13 @@ namespace hopmap {
 
 std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& allocation,
                                      std::vector<SlotId> best, int64_t rounds, double work_budget,
-                                     uint64_t seed, const StopCondition& stop) {
+                                     uint64_t seed, const StopCondition& stop,
+                                     const PositionGraph* near_nodes) {
   constexpr int32_t kPatch = 12;
   Placement placement(graph, allocation, std::move(best));
-  const PositionGraph near = PositionGraph::Build(allocation);
+  std::optional<PositionGraph> built;
+  if (near_nodes == nullptr) built = PositionGraph::Build(allocation);
+  const PositionGraph& near = near_nodes != nullptr ? *near_nodes : *built;
   // Rounds that keep failing mean the search is stuck: stop early (a count, not the
   // clock, so runs stay reproducible).
   const int64_t max_failures = std::max<int64_t>(50, rounds / 5);

@@ -7,6 +7,7 @@
 
 #include "core/graph/task_graph.h"
 #include "core/mappers/mapper.h"
+#include "core/search/position_graph.h"
 #include "core/topology/allocation.h"
 
 namespace hopmap {
@@ -17,10 +18,12 @@ namespace hopmap {
 // depends only on the seed and the number of rounds done.
 // Stops after `rounds` rounds, after max(50, rounds / 5) failed rounds in a row, once
 // refine has scanned more than `work_budget` edges (RefineStats::work), or at `stop`.
-// `best` must be a valid mapping; the result is never worse.
+// `best` must be a valid mapping; the result is never worse. `near_nodes`:
+// PositionGraph::Build(allocation) when the caller has it (null: built here).
 std::vector<SlotId> PerturbAndRefine(const TaskGraph& graph, const Allocation& allocation,
                                      std::vector<SlotId> best, int64_t rounds, double work_budget,
-                                     uint64_t seed, const StopCondition& stop);
+                                     uint64_t seed, const StopCondition& stop,
+                                     const PositionGraph* near_nodes = nullptr);
 
 }  // namespace hopmap
 

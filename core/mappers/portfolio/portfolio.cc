@@ -410,7 +410,7 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
   if (from_start) {
     std::vector<SlotId> improved =
         PerturbAndRefine(input.graph, input.allocation, std::move(start_slots), rounds, work_budget,
-                         input.options.seed, input.stop);
+                         input.options.seed, input.stop, near);
     book.Add(index++, "perturb+refine", std::move(improved), start);
   }
   for (int32_t restart = 1;
@@ -426,7 +426,7 @@ void IteratedSearch(const PortfolioPlan& plan, const MapInput& input, const MapI
     RefinePlacement(placement, RefineOptions{}, input.stop, {}, near);
     std::vector<SlotId> searched =
         PerturbAndRefine(input.graph, input.allocation, std::move(placement).Release(), rounds,
-                         work_budget, options.seed, input.stop);
+                         work_budget, options.seed, input.stop, near);
     book.Add(index++, absl::StrCat("restart ", restart, ": rec-bisect+refine+perturb"),
              std::move(searched), restart_start, {{"seed", static_cast<double>(options.seed)}});
   }
