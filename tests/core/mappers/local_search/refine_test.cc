@@ -30,6 +30,30 @@ std::vector<SlotId> ShuffledMapping(TaskId tasks, int64_t slots, uint64_t seed) 
   return all;
 }
 
+// A random geometric graph (generator seed `graph_seed`) with `spare` fewer tasks
+// than slots, on the whole 7x6x5 torus (z without wrap) with `cores` per node and
+// hops from coordinates (no dense matrix), and a shuffled start.
+struct RggCase {
+  Allocation allocation;
+  TaskGraph graph;
+  std::vector<SlotId> start;
+};
+RggCase RggOnSmallTorus(int32_t cores, int32_t spare, uint64_t graph_seed, uint64_t start_seed) {
+  auto torus =
+      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
+  std::vector<NodeId> nodes(torus->num_nodes());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  Allocation allocation = *Allocation::Create(torus, nodes, cores, /*dense_limit=*/0);
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = static_cast<int32_t>(allocation.num_slots()) - spare;
+  gen.seed = graph_seed;
+  TaskGraph graph = *GenerateGraph(gen);
+  std::vector<SlotId> start =
+      ShuffledMapping(graph.num_tasks(), allocation.num_slots(), start_seed);
+  return {std::move(allocation), std::move(graph), std::move(start)};
+}
+
 // With all pairs tried, refine stops at a true 2-exchange local optimum: no
 // exchange of two slots' occupants (tasks or empty) lowers the recomputed
 // hop-bytes. Several cores per node, a fragmented allocation, empty slots.
@@ -123,17 +147,7 @@ TEST(RefineTest, ActiveSetReachesBruteForceLocalOptimumWithLessWork) {
 // the confirming pass finds nothing), one full pass less, and no claim of a local
 // optimum.
 TEST(RefineTest, WithoutConfirmationStopsWhereTheActiveSetEmpties) {
-  auto torus =
-      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
-  std::vector<NodeId> nodes(torus->num_nodes());
-  std::iota(nodes.begin(), nodes.end(), 0);
-  const Allocation allocation = *Allocation::Create(torus, nodes, 1, /*dense_limit=*/0);
-  GeneratorOptions gen;
-  gen.kind = "random-geometric";
-  gen.tasks = 200;
-  gen.seed = 5;
-  const TaskGraph graph = *GenerateGraph(gen);
-  const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 2);
+  const auto [allocation, graph, start] = RggOnSmallTorus(1, 10, 5, 2);  // 200 tasks
   RefineOptions options;
   options.all_pairs_slot_limit = 0;
   Placement confirmed(graph, allocation, start);
@@ -158,20 +172,9 @@ TEST(RefineTest, WithoutConfirmationStopsWhereTheActiveSetEmpties) {
 // must choose the same exchanges: same mapping, passes, exchanges and work, in
 // neighbour and all-pairs mode, with one and with several cores per node.
 TEST(RefineTest, KeptCostsChooseTheSameExchangesAsSummedOnes) {
-  auto torus =
-      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
-  std::vector<NodeId> nodes(torus->num_nodes());
-  std::iota(nodes.begin(), nodes.end(), 0);
   for (int32_t cores : {1, 4}) {
     for (int64_t all_pairs_limit : {int64_t{0}, int64_t{1} << 20}) {
-      const Allocation allocation = *Allocation::Create(torus, nodes, cores, /*dense_limit=*/0);
-      GeneratorOptions gen;
-      gen.kind = "random-geometric";
-      gen.tasks = static_cast<int32_t>(allocation.num_slots()) - 9;
-      gen.seed = 7;
-      const TaskGraph graph = *GenerateGraph(gen);
-      const std::vector<SlotId> start =
-          ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 4);
+      const auto [allocation, graph, start] = RggOnSmallTorus(cores, 9, 7, 4);
       RefineOptions options;
       options.all_pairs_slot_limit = all_pairs_limit;
       Placement kept(graph, allocation, start);
@@ -196,21 +199,15 @@ TEST(RefineTest, KeptCostsChooseTheSameExchangesAsSummedOnes) {
 // optimum (the last pass was full and found nothing), the same mapping on 1 and 2
 // threads, and hop-bytes no worse than 2% above the every-task-every-pass search.
 TEST(RefineTest, ActiveSetNeighbourModeMatchesFullPassesAndThreads) {
-  auto torus =
-      std::make_shared<TorusMachine>(*TorusMachine::Create({7, 6, 5}, {true, true, false}));
-  std::vector<NodeId> nodes(torus->num_nodes());
-  std::iota(nodes.begin(), nodes.end(), 0);
   RefineOptions options;
   options.all_pairs_slot_limit = 0;
   for (int32_t cores : {1, 4}) {
-    const Allocation allocation = *Allocation::Create(torus, nodes, cores, /*dense_limit=*/0);
-    GeneratorOptions gen;
-    gen.kind = "random-geometric";
-    gen.tasks = static_cast<int32_t>(allocation.num_slots()) - 7;
-    gen.seed = 3;
-    const TaskGraph graph = *GenerateGraph(gen);
-    const std::vector<SlotId> start =
-        ShuffledMapping(graph.num_tasks(), allocation.num_slots(), 11);
+    // Not a structured binding: the lambda below captures them (clang before 16
+    // cannot capture bindings).
+    const RggCase job = RggOnSmallTorus(cores, 7, 3, 11);
+    const Allocation& allocation = job.allocation;
+    const TaskGraph& graph = job.graph;
+    const std::vector<SlotId>& start = job.start;
     std::vector<std::vector<SlotId>> results;
     HopBytes active_hb = 0;
     for (int threads : {1, 2}) {
