@@ -56,10 +56,9 @@ struct BestExchange {
 // and t at a count 0 hops in C_t(b) and C_t'(a)). So C_t(a) is computed once,
 // C_t(b) once per node, and each occupied candidate costs O(deg t').
 // RefinePlacement re-checks the chosen exchange with SwapDelta before applying it.
-// `cost_now`, when given, holds every task's CostAtPosition at its own node (kept
-// by RefinePlacement): an occupant's side of an exchange then sums its edges from
-// `task`'s node only, C_t'(a) - C_t'(b) = sum w hops(a, .) - cost_now[t'], with the
-// same integers as summing both.
+// An occupant t' on b adds C_t'(a) - C_t'(b); `cost_now`, when given, holds every
+// task's CostAtPosition at its own node (kept by RefinePlacement), so C_t'(b) is
+// read instead of summed.
 BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_pairs,
                               const PositionGraph* near, const RefineOptions& options, int32_t pass,
                               const HopBytes* cost_now) {
@@ -95,19 +94,12 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
         tried_empty = true;
       } else {
         work += graph.degree(other) + graph.degree(task);
-        if (cost_now != nullptr) {
-          HopBytes at_from = 0;
-          graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
-            at_from += w * placement.HopsBetweenPositions(from_position, placement.position_of(u));
-          });
-          delta += at_from - cost_now[other];
-        } else {
-          graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
-            const int32_t pu = placement.position_of(u);
-            delta += w * (placement.HopsBetweenPositions(from_position, pu) -
-                          placement.HopsBetweenPositions(position, pu));
-          });
-        }
+        HopBytes at_from = 0;
+        graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
+          at_from += w * placement.HopsBetweenPositions(from_position, placement.position_of(u));
+        });
+        delta += at_from - (cost_now != nullptr ? cost_now[other]
+                                                : placement.CostAtPosition(other, position));
         delta += 2 * weight_to(other) * across;
       }
       if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {

@@ -351,22 +351,13 @@ class CandidateBook {
 // The part of the budget the constructions may use.
 constexpr double kConstructionShare = 0.7;
 
-// The (name, tasks) entry for `name`, or -1.
-int64_t Lookup(const std::vector<std::pair<std::string, int64_t>>& entries,
-               const std::string& name) {
-  for (const auto& [entry, tasks] : entries) {
-    if (entry == name) return tasks;
+// The value of `name`'s (name, value) entry, or `absent`.
+template <typename T>
+T Lookup(const std::vector<std::pair<std::string, T>>& entries, const std::string& name, T absent) {
+  for (const auto& [entry, value] : entries) {
+    if (entry == name) return value;
   }
-  return -1;
-}
-
-// The (name, rate) entry for `name`, or 0.
-double LookupRate(const std::vector<std::pair<std::string, double>>& entries,
-                  const std::string& name) {
-  for (const auto& [entry, rate] : entries) {
-    if (entry == name) return rate;
-  }
-  return 0;
+  return absent;
 }
 
 // Runs one construction and records its result (or why it has none); returns its
@@ -647,18 +638,19 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::Construct() {
   std::vector<std::pair<int32_t, const std::string*>> deferred;
   for (const std::string& name : order) {
     const int32_t at = index_++;
-    if (const int64_t limit = Lookup(plan_.task_limits, name); limit >= 0 && num_tasks > limit) {
+    if (const int64_t limit = Lookup<int64_t>(plan_.task_limits, name, -1);
+        limit >= 0 && num_tasks > limit) {
       book_.AddError(at, name, absl::StrCat("skipped: more than ", limit, " tasks"), absl::Now());
       continue;
     }
-    if (const int64_t least = Lookup(plan_.task_minimums, name); num_tasks < least) {
+    if (const int64_t least = Lookup<int64_t>(plan_.task_minimums, name, -1); num_tasks < least) {
       book_.AddError(at, name, absl::StrCat("skipped: fewer than ", least, " tasks"), absl::Now());
       continue;
     }
     // The time a construction is expected to need, against the constructions' share
     // of the budget (not the time left: the decision does not depend on how fast the
     // others run).
-    if (const double rate = LookupRate(plan_.tasks_per_second, name);
+    if (const double rate = Lookup(plan_.tasks_per_second, name, 0.0);
         rate > 0 && !first && static_cast<double>(num_tasks) / rate > share_seconds) {
       book_.AddError(at, name,
                      absl::StrCat("not run: it would need about ",
