@@ -30,6 +30,10 @@ struct RefineOptions {
   bool active_set = true;
   // The active set also takes the tasks with a neighbour on, or next to, a node
   // whose occupants changed (their candidate exchanges changed), in neighbour mode.
+  // false: only the moved tasks and their neighbours; the woken tasks' exchanges are
+  // then left to a confirming pass. On a 1M-task stencil the woken set made the
+  // second pass one over 97% of the tasks (21,040 exchanges) instead of 57%
+  // (18,718); the confirming pass then found 94 exchanges more.
   bool wake_near_nodes = true;
   // When the active set empties, a full pass confirms the local optimum (and applies
   // what the active sets missed). false: stop there, local_optimum stays false. At

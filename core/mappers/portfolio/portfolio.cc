@@ -702,9 +702,11 @@ absl::StatusOr<PortfolioRun::Next> PortfolioRun::RefineBest() {
       book_.TakeKept(plan_.refine_within);
   RefineOptions refine_options;
   if (input_.graph.num_tasks() > plan_.refine_one_above_tasks) {
-    // At scale: one refinement, and no confirming pass over every task after its
-    // active sets (PortfolioPlan::refine_one_above_tasks).
+    // At scale: one refinement, active sets of the moved tasks and their neighbours
+    // only, and no confirming pass over every task after them
+    // (PortfolioPlan::refine_one_above_tasks).
     if (kept.size() > 1) kept.resize(1);
+    refine_options.wake_near_nodes = false;
     refine_options.confirm_local_optimum = false;
   }
   const PositionGraph* near = kept.empty() ? nullptr : Near();

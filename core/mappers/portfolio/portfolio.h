@@ -39,10 +39,12 @@ struct PortfolioPlan {
   // >= 1; results more than this factor above the best are not refined
   // (docs/tuning.md).
   double refine_within = 1.1;
-  // Above this many tasks only the best result is refined, without the confirming
-  // pass over every task at its end (RefineOptions::confirm_local_optimum): there
-  // one refinement keeps every core busy, and two side by side took each well over
-  // twice as long (docs/tuning.md).
+  // Above this many tasks only the best result is refined, its active sets without
+  // the tasks near moved nodes (RefineOptions::wake_near_nodes) and without the
+  // confirming pass over every task at its end (RefineOptions::confirm_local_optimum):
+  // there one refinement keeps every core busy, two side by side took each well over
+  // twice as long, and the woken tasks made the second pass one over 97% of 1M
+  // tasks for 2% of them moved (docs/tuning.md).
   int64_t refine_one_above_tasks = 262144;
   // Up to this many slots, GRASP with robust tabu search continues from the best.
   int64_t grasp_slot_limit = 512;

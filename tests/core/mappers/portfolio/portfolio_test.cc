@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/graph/generators.h"
+#include "core/mappers/local_search/refine.h"
 #include "core/mappers/portfolio/registry.h"
 #include "core/metrics/exchange_time.h"
 #include "core/metrics/hop_bytes.h"
@@ -201,6 +203,40 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
   plan.refine_one_above_tasks = -1;
   EXPECT_THAT(names(1.1),
               ::testing::ElementsAre(::testing::HasSubstr("refine_one_above_tasks must be >= 0")));
+}
+
+// Above refine_one_above_tasks the refinement's active sets are the moved tasks and
+// their neighbours only, and it stops when they are empty: the mapping is
+// RefinePlacement's with those options from the same start, and on this job it is
+// not the one the tasks near moved nodes lead to.
+TEST(PortfolioTest, RefinesAtScaleWithoutWakingTheTasksNearMovedNodes) {
+  GeneratorOptions gen;
+  gen.kind = "random-geometric";
+  gen.tasks = 1000;
+  const TaskGraph graph = *GenerateGraph(gen);
+  const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
+  PortfolioPlan plan;
+  plan.constructions = {"in-order"};
+  plan.perturbations = 0;
+  plan.anneal_share = 0;
+  plan.refine_one_above_tasks = 999;
+  const absl::StatusOr<MapOutput> out = RunPlan(plan, graph, allocation);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->candidates.size(), 2u);
+  ASSERT_EQ(out->candidates[1].algorithm, "refine(in-order)");
+  std::vector<SlotId> in_order(graph.num_tasks());
+  std::iota(in_order.begin(), in_order.end(), 0);
+  auto refined = [&](bool wake_near_nodes) {
+    RefineOptions options;
+    options.wake_near_nodes = wake_near_nodes;
+    options.confirm_local_optimum = false;
+    Placement placement(graph, allocation, in_order);
+    RefinePlacement(placement, options, StopCondition(absl::InfiniteFuture()));
+    return placement.hop_bytes();
+  };
+  const HopBytes without_waking = refined(false);
+  EXPECT_EQ(out->candidates[1].hop_bytes, without_waking);
+  EXPECT_NE(refined(true), without_waking);
 }
 
 // The searches of large problems do not run from a mapping its refinement left
