@@ -41,11 +41,12 @@ bool Later(const ExchangeTimeEstimate& a, const ExchangeTimeEstimate& b) {
   return std::tie(a_link, a.src, a.dst) < std::tie(b_link, b.src, b.dst);
 }
 
-}  // namespace
-
-std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
-    const TaskGraph& graph, const Allocation& allocation, std::span<const SlotId> slot_of_task,
-    Routing routing, const LinkLoads* known_loads, const Lv08Factors& factors) {
+// EstimateExchangeTime; `summed_out`, when given (and known_loads null), gets the
+// loads the walk summed.
+std::optional<ExchangeTimeEstimate> Estimate(const TaskGraph& graph, const Allocation& allocation,
+                                             std::span<const SlotId> slot_of_task, Routing routing,
+                                             const LinkLoads* known_loads,
+                                             const Lv08Factors& factors, LinkLoads* summed_out) {
   const Machine& machine = allocation.machine();
   const int64_t num_links = machine.num_links();
   if (num_links == 0) return std::nullopt;
@@ -128,7 +129,22 @@ std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
     drained.seconds = drained.latency_seconds + drained.link_seconds;
     if (Later(drained, answer)) answer = drained;
   }
+  if (summed_out != nullptr && sum_loads) *summed_out = std::move(summed);
   return answer;
+}
+
+}  // namespace
+
+std::optional<ExchangeTimeEstimate> EstimateExchangeTime(
+    const TaskGraph& graph, const Allocation& allocation, std::span<const SlotId> slot_of_task,
+    Routing routing, const LinkLoads* known_loads, const Lv08Factors& factors) {
+  return Estimate(graph, allocation, slot_of_task, routing, known_loads, factors, nullptr);
+}
+
+std::optional<ExchangeTimeEstimate> EstimateExchangeTimeAndLoads(
+    const TaskGraph& graph, const Allocation& allocation, std::span<const SlotId> slot_of_task,
+    Routing routing, LinkLoads& loads, const Lv08Factors& factors) {
+  return Estimate(graph, allocation, slot_of_task, routing, nullptr, factors, &loads);
 }
 
 }  // namespace hopmap

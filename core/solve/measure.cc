@@ -51,13 +51,18 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
                                                      : 0.0;
   report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
   report.routing = routing;
-  if (const int64_t links = allocation.machine().num_links() > 0
-                                ? RouteLinkCount(graph, allocation, report.slot_of_task)
-                                : 0;
+  const bool has_links = allocation.machine().num_links() > 0;
+  if (const int64_t links = has_links ? RouteLinkCount(graph, allocation, report.slot_of_task) : 0;
       links > kMaxReportRouteLinks) {
     report.link_loads = LinkLoads{};
     report.link_loads_skipped = absl::StrCat("the routes cross ", links, " links, more than ",
                                              kMaxReportRouteLinks, " (the report's limit)");
+  } else if (has_links) {
+    // The loads and the exchange-time estimate from one walk over the routes.
+    if (auto e = EstimateExchangeTimeAndLoads(graph, allocation, report.slot_of_task, routing,
+                                              report.link_loads)) {
+      report.exchange_seconds = e->seconds;
+    }
   } else {
     report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
   }
@@ -76,10 +81,6 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
   }
   report.baseline_hop_bytes = ComputeHopBytes(graph, allocation, baseline);
   if (report.link_loads.available()) {
-    if (auto e = EstimateExchangeTime(graph, allocation, report.slot_of_task, routing,
-                                      &report.link_loads)) {
-      report.exchange_seconds = e->seconds;
-    }
     // The baseline's routes can be far longer than the answer's (in-order for 1M
     // random tasks: ~8e8 links, ~30 s to walk): the same limit holds for them.
     if (RouteLinkCount(graph, allocation, baseline) <= kMaxReportRouteLinks) {

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <span>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -69,10 +71,13 @@ std::vector<std::string> TorusMachine::dim_names() const {
 }
 
 void TorusMachine::Coordinates(NodeId node, std::span<int32_t> out) const {
-  int64_t rest = node;
+  // Node ids are 32-bit: a 32-bit division is several times quicker than a 64-bit
+  // one, and a report takes the coordinates of both ends of every route.
+  auto rest = static_cast<uint32_t>(node);
   for (size_t i = 0; i < geometry_.dims.size(); ++i) {
-    out[i] = static_cast<int32_t>(rest % geometry_.dims[i]);
-    rest /= geometry_.dims[i];
+    const auto size = static_cast<uint32_t>(geometry_.dims[i]);
+    out[i] = static_cast<int32_t>(rest % size);
+    rest /= size;
   }
 }
 
@@ -82,28 +87,15 @@ NodeId TorusMachine::NodeAt(std::span<const int32_t> coords) const {
   return static_cast<NodeId>(id);
 }
 
-TorusMachine::DimMove TorusMachine::Move(int dim, int32_t from, int32_t to) const {
-  const int32_t size = geometry_.dims[dim];
-  if (!geometry_.wrap[dim]) {
-    const int32_t d = to - from;
-    return {std::abs(d), d >= 0 ? 1 : -1, false};
-  }
-  const int32_t forward = ((to - from) % size + size) % size;
-  const int32_t backward = size - forward;
-  if (forward == 0) return {0, 1, false};
-  if (forward < backward) return {forward, 1, false};
-  if (forward > backward) return {backward, -1, false};
-  return {forward, 1, true};  // exactly half way: positive first, both minimal
-}
-
 int32_t TorusMachine::Hops(NodeId a, NodeId b) const {
   int32_t hops = 0;
-  int64_t ra = a, rb = b;
+  auto ra = static_cast<uint32_t>(a), rb = static_cast<uint32_t>(b);  // as in Coordinates
   for (size_t i = 0; i < geometry_.dims.size(); ++i) {
     const int32_t size = geometry_.dims[i];
-    const int32_t ca = static_cast<int32_t>(ra % size), cb = static_cast<int32_t>(rb % size);
-    ra /= size;
-    rb /= size;
+    const auto usize = static_cast<uint32_t>(size);
+    const auto ca = static_cast<int32_t>(ra % usize), cb = static_cast<int32_t>(rb % usize);
+    ra /= usize;
+    rb /= usize;
     const int32_t d = std::abs(ca - cb);
     hops += geometry_.wrap[i] ? std::min(d, size - d) : d;
   }
@@ -135,17 +127,26 @@ void TorusMachine::ForEachRouteLink(NodeId a, NodeId b, Routing routing, LinkVis
     return;
   }
   const int ndims = static_cast<int>(geometry_.dims.size());
-  std::vector<int32_t> cur(ndims), dst(ndims);
-  Coordinates(a, cur);
-  Coordinates(b, dst);
+  // On the stack for the usual few dimensions: a report walks one route per
+  // direction of every edge.
+  absl::InlinedVector<int32_t, 8> cur(ndims), dst(ndims);
+  Coordinates(a, std::span<int32_t>(cur.data(), cur.size()));
+  Coordinates(b, std::span<int32_t>(dst.data(), dst.size()));
   NodeId node = a;
   for (int i = 0; i < ndims; ++i) {
     const DimMove move = Move(i, cur[i], dst[i]);
+    const int32_t size = geometry_.dims[i];
+    int32_t at = cur[i];
     for (int32_t s = 0; s < move.steps; ++s) {
       visit(LinkId(node, i, move.sign), 1.0);
-      const int32_t next = (cur[i] + move.sign + geometry_.dims[i]) % geometry_.dims[i];
-      node = static_cast<NodeId>(node + (next - cur[i]) * stride_[i]);
-      cur[i] = next;
+      int32_t next = at + move.sign;  // around the ring without a division
+      if (next == size) {
+        next = 0;
+      } else if (next < 0) {
+        next = size - 1;
+      }
+      node = static_cast<NodeId>(node + (next - at) * stride_[i]);
+      at = next;
     }
   }
 }

@@ -57,7 +57,20 @@ class TorusMachine final : public Machine {
     int32_t sign;   // +1 or -1 (the dimension-order choice)
     bool tie;       // both directions minimal
   };
-  DimMove Move(int dim, int32_t from, int32_t to) const;
+  // Inline: returned through the stack from an out-of-line call, the struct cost a
+  // store-forwarding stall per dimension of every route a report walks.
+  DimMove Move(int dim, int32_t from, int32_t to) const {
+    const int32_t d = to - from;
+    if (!geometry_.wrap[dim]) return {d >= 0 ? d : -d, d >= 0 ? 1 : -1, false};
+    // Both coordinates lie in [0, size): the forward distance needs no division.
+    const int32_t size = geometry_.dims[dim];
+    const int32_t forward = d >= 0 ? d : d + size;
+    const int32_t backward = size - forward;
+    if (forward == 0) return {0, 1, false};
+    if (forward < backward) return {forward, 1, false};
+    if (forward > backward) return {backward, -1, false};
+    return {forward, 1, true};  // exactly half way: positive first, both minimal
+  }
   int64_t LinkId(NodeId node, int dim, int sign) const {
     return (static_cast<int64_t>(node) * static_cast<int64_t>(geometry_.dims.size()) + dim) * 2 +
            (sign > 0 ? 0 : 1);

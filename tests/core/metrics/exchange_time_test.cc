@@ -93,8 +93,8 @@ TEST(ExchangeTimeTest, NoTrafficOrNoLinks) {
 }
 
 // Given no loads, the estimate sums them on its own walk over the routes: the same
-// answer as with ComputeLinkLoads' (what a report passes), under both routings,
-// with messages inside nodes, odd sizes and 1-byte edges (one way only).
+// answer as with ComputeLinkLoads', under both routings, with messages inside
+// nodes, odd sizes and 1-byte edges (one way only); and it returns them when asked.
 TEST(ExchangeTimeTest, TheLoadsItSumsAreComputeLinkLoads) {
   auto torus =
       std::make_shared<TorusMachine>(*TorusMachine::Create({4, 4, 3}, {true, true, false}));
@@ -125,6 +125,19 @@ TEST(ExchangeTimeTest, TheLoadsItSumsAreComputeLinkLoads) {
     EXPECT_EQ(summed->src, given->src);
     EXPECT_EQ(summed->dst, given->dst);
     EXPECT_GT(summed->link, -1);  // a link decides here, so the loads matter
+    // What a report calls: the same estimate, and the loads it summed are
+    // ComputeLinkLoads' to the unit.
+    LinkLoads returned;
+    const std::optional<ExchangeTimeEstimate> both =
+        EstimateExchangeTimeAndLoads(graph, allocation, slots, routing, returned);
+    ASSERT_TRUE(both.has_value());
+    EXPECT_EQ(both->seconds, given->seconds);
+    EXPECT_EQ(both->link, given->link);
+    EXPECT_TRUE(returned.available());
+    EXPECT_EQ(returned.bytes_on_link, loads.bytes_on_link);
+    EXPECT_EQ(returned.max_load, loads.max_load);
+    EXPECT_EQ(returned.average_load, loads.average_load);
+    EXPECT_EQ(returned.links_used, loads.links_used);
   }
 }
 

@@ -78,6 +78,20 @@ TEST(TorusTest, DimensionOrderRouteGoesDim0FirstAndPositiveAtHalfWay) {
   t.ForEachRouteLink(0, 3, Routing::kDimensionOrder,
                      [&](int64_t link, double) { links.push_back(t.LinkName(link)); });
   EXPECT_THAT(links, ElementsAre("(0,0)->(3,0)"));
+  // (3,2) -> (0,1): +1 round the wrap in x, then -1 in y.
+  links.clear();
+  t.ForEachRouteLink(3 + 4 * 2, 0 + 4 * 1, Routing::kDimensionOrder,
+                     [&](int64_t link, double) { links.push_back(t.LinkName(link)); });
+  EXPECT_THAT(links, ElementsAre("(3,2)->(0,2)", "(0,2)->(0,1)"));
+  // Every pair of a torus with a dimension that does not wrap: a route of Hops links.
+  const TorusMachine mixed = *TorusMachine::Create({5, 4, 3}, {true, false, true});
+  for (NodeId a = 0; a < 60; ++a) {
+    for (NodeId b = 0; b < 60; ++b) {
+      int32_t count = 0;
+      mixed.ForEachRouteLink(a, b, Routing::kDimensionOrder, [&](int64_t, double) { ++count; });
+      EXPECT_EQ(count, mixed.Hops(a, b)) << a << " -> " << b;
+    }
+  }
 }
 
 TEST(TorusTest, AdaptiveRouteSplitsOverMinimalPaths) {
