@@ -171,10 +171,7 @@ TEST(PortfolioTest, AConstructionAtTheBoundStopsTheLaterOnes) {
 // refinement from a far worse start holds a core (and the searches after it) the
 // longest. The plan is invalid below 1.
 TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
-  GeneratorOptions gen;
-  gen.kind = "random-geometric";
-  gen.tasks = 1000;
-  const TaskGraph graph = *GenerateGraph(gen);
+  const TaskGraph graph = testing::Generate("random-geometric", {}, 1000);
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
   PortfolioPlan plan;
   plan.constructions = {"in-order", "rec-bisect"};
@@ -210,10 +207,7 @@ TEST(PortfolioTest, RefinesOnlyTheConstructionsNearTheBest) {
 // RefinePlacement's with those options from the same start, and on this job it is
 // not the one the tasks near moved nodes lead to.
 TEST(PortfolioTest, RefinesAtScaleWithoutWakingTheTasksNearMovedNodes) {
-  GeneratorOptions gen;
-  gen.kind = "random-geometric";
-  gen.tasks = 1000;
-  const TaskGraph graph = *GenerateGraph(gen);
+  const TaskGraph graph = testing::Generate("random-geometric", {}, 1000);
   const Allocation allocation = *Allocation::WholeMachine(Torus({8, 8, 16}));
   PortfolioPlan plan;
   plan.constructions = {"in-order"};
