@@ -51,20 +51,17 @@ void MeasureMapping(const TaskGraph& graph, const Allocation& allocation, Routin
                                                      : 0.0;
   report.max_dilation = ComputeMaxDilation(graph, allocation, report.slot_of_task);
   report.routing = routing;
-  const bool has_links = allocation.machine().num_links() > 0;
-  if (const int64_t links = has_links ? RouteLinkCount(graph, allocation, report.slot_of_task) : 0;
-      links > kMaxReportRouteLinks) {
-    report.link_loads = LinkLoads{};
-    report.link_loads_skipped = absl::StrCat("the routes cross ", links, " links, more than ",
-                                             kMaxReportRouteLinks, " (the report's limit)");
-  } else if (has_links) {
-    // The loads and the exchange-time estimate from one walk over the routes.
-    if (auto e = EstimateExchangeTimeAndLoads(graph, allocation, report.slot_of_task, routing,
-                                              report.link_loads)) {
+  report.link_loads = LinkLoads{};  // stays empty on a machine without links
+  if (allocation.machine().num_links() > 0) {
+    if (const int64_t links = RouteLinkCount(graph, allocation, report.slot_of_task);
+        links > kMaxReportRouteLinks) {
+      report.link_loads_skipped = absl::StrCat("the routes cross ", links, " links, more than ",
+                                               kMaxReportRouteLinks, " (the report's limit)");
+    } else if (auto e = EstimateExchangeTimeAndLoads(graph, allocation, report.slot_of_task,
+                                                     routing, report.link_loads)) {
+      // The loads and the exchange-time estimate from one walk over the routes.
       report.exchange_seconds = e->seconds;
     }
-  } else {
-    report.link_loads = ComputeLinkLoads(graph, allocation, report.slot_of_task, routing);
   }
   report.lower_bound = known_bound ? *known_bound : LowerBoundOf(graph, allocation);
   if (report.lower_bound.value > 0) {
