@@ -124,6 +124,33 @@ TEST(AxisOrderTest, SlotSequences) {
   EXPECT_THAT(AxisOrderSlots(alloc, {1, 0, 2}), ElementsAre(0, 2, 1, 3, 4, 6, 5, 7));
 }
 
+TEST(AxisOrderTest, OrdersAScatteredAllocationByItsCoordinates) {
+  // Nodes listed out of coordinate order: every axis order sorts the positions by
+  // their coordinates, slowest axis first, ties impossible (one node per coordinate).
+  const auto torus = MakeTorus({5, 4, 3}, 2);
+  std::vector<NodeId> nodes = {37, 2, 58, 11, 40, 0, 23, 19, 51, 6, 44, 30};
+  auto alloc = *Allocation::Create(torus, nodes, 2);
+  for (const std::vector<int>& order :
+       std::vector<std::vector<int>>{{0, 1, 2, 3}, {0, 3, 1, 2}, {2, 0, 3, 1}, {3, 2, 1, 0}}) {
+    // The expected sequence, straight from the definition: slots sorted by their
+    // digits along `order`, the first the least significant.
+    std::vector<std::pair<std::vector<int32_t>, SlotId>> keyed;
+    for (SlotId slot = 0; slot < alloc.num_slots(); ++slot) {
+      std::vector<int32_t> xyz(3);
+      torus->Coordinates(alloc.node_at(slot / 2), xyz);
+      std::vector<int32_t> key;
+      for (auto axis = order.rbegin(); axis != order.rend(); ++axis) {
+        key.push_back(*axis == 0 ? slot % 2 : xyz[*axis - 1]);
+      }
+      keyed.emplace_back(key, slot);
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<SlotId> expected;
+    for (const auto& [key, slot] : keyed) expected.push_back(slot);
+    EXPECT_EQ(AxisOrderSlots(alloc, order), expected) << AxisOrderName(alloc, order);
+  }
+}
+
 TEST(AxisOrderTest, FindsTheTransposedOrder) {
   // A stencil laid out with y fastest: in-order is poor, YX matches it.
   const int X = 8, Y = 4;
