@@ -76,14 +76,41 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
     }
     return 0;
   };
+  // With one slot per node, and every task's cost where it sits kept, floors read
+  // from the weights alone: the neighbours of a task other than the one it trades
+  // places with sit on other nodes, at least min_hops away, so C_t(b) >= (W_t -
+  // w(t,t')) min_hops and C_t'(a) >= (W_t' - w(t,t')) min_hops (W: weighted degree).
+  // A candidate whose floor cannot beat the best is passed over before its costs are
+  // summed (their scattered reads of the neighbours' positions); the answer and the
+  // work counted do not change.
+  const bool floors = cores == 1 && cost_now != nullptr;
+  const HopBytes min_hops = placement.allocation().machine().min_hops();
+  const Bytes task_weight = floors ? graph.weighted_degree(task) : 0;
+  auto hopeless = [&](HopBytes floor) {
+    return floor > best.delta || (floor == best.delta && best.slot < 0);
+  };
   auto try_node = [&](int32_t position, int32_t first_core, int32_t count) {
     // Exchanges within one node change nothing (0 hops apart either way).
     if (position == from_position) return;
     const SlotId base = position * cores;
-    const HopBytes move = placement.CostAtPosition(task, position) - cost_here;
     work += graph.degree(task);
-    bool tried_empty = false;
     const int32_t across = placement.HopsBetweenPositions(from_position, position);
+    Bytes other_weight = 0;  // W_t' of the node's one occupant (floors only)
+    if (floors) {
+      const TaskId other = placement.task_at(base);
+      HopBytes floor = task_weight * min_hops - cost_here;
+      if (other != kNoTask) {
+        const Bytes to_task = weight_to(other);
+        other_weight = graph.weighted_degree(other);
+        floor += (other_weight - 2 * to_task) * min_hops - cost_now[other] + 2 * to_task * across;
+      }
+      if (hopeless(floor)) {
+        if (other != kNoTask) work += graph.degree(other) + graph.degree(task);
+        return;
+      }
+    }
+    const HopBytes move = placement.CostAtPosition(task, position) - cost_here;
+    bool tried_empty = false;
     for (int32_t i = 0; i < count; ++i) {
       const SlotId to = base + (first_core + i) % cores;
       const TaskId other = placement.task_at(to);
@@ -94,13 +121,18 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
         tried_empty = true;
       } else {
         work += graph.degree(other) + graph.degree(task);
+        const Bytes to_task = weight_to(other);
+        if (floors && hopeless(move + (other_weight - to_task) * min_hops - cost_now[other] +
+                               2 * to_task * across)) {
+          continue;
+        }
         HopBytes at_from = 0;
         graph.ForEachNeighbor(other, [&](TaskId u, Bytes w) {
           at_from += w * placement.HopsBetweenPositions(from_position, placement.position_of(u));
         });
         delta += at_from - (cost_now != nullptr ? cost_now[other]
                                                 : placement.CostAtPosition(other, position));
-        delta += 2 * weight_to(other) * across;
+        delta += 2 * to_task * across;
       }
       if (delta < best.delta || (delta == best.delta && best.slot >= 0 && to < best.slot)) {
         best.delta = delta;

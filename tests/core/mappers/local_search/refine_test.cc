@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "core/graph/generators.h"
 #include "core/metrics/hop_bytes.h"
+#include "core/topology/distance_matrix.h"
 #include "gtest/gtest.h"
 #include "tbb/task_arena.h"
 #include "tests/core/mappers/search_test_util.h"
@@ -192,6 +193,46 @@ TEST(RefineTest, KeptCostsChooseTheSameExchangesAsSummedOnes) {
       EXPECT_TRUE(kept_stats.local_optimum) << where;
       EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
     }
+  }
+}
+
+// With one slot per node refine passes over candidates whose floor (from the
+// weights and the machine's min_hops) cannot beat the best exchange: on a machine
+// whose nearest nodes are 3 hops apart, weighted edges and empty nodes, the kept
+// costs (floors on) and the summed ones (floors off) must still agree exactly.
+TEST(RefineTest, FloorsOnOneSlotPerNodeChooseTheSameExchanges) {
+  constexpr int32_t kNodes = 60;
+  RandomStream random(11, 1);
+  std::vector<int32_t> hops(kNodes * kNodes, 0);
+  for (int32_t a = 0; a < kNodes; ++a) {
+    for (int32_t b = a + 1; b < kNodes; ++b) {
+      hops[a * kNodes + b] = hops[b * kNodes + a] = 3 + static_cast<int32_t>(random.Below(6));
+    }
+  }
+  auto machine = std::make_shared<DistanceMatrixMachine>(
+      *DistanceMatrixMachine::Create(kNodes, std::move(hops)));
+  ASSERT_EQ(machine->min_hops(), 3);
+  std::vector<NodeId> nodes(kNodes);
+  std::iota(nodes.begin(), nodes.end(), 0);
+  const Allocation allocation = *Allocation::Create(machine, nodes, 1);
+  const TaskGraph graph = RandomGraph(52, 0.12, 9, 5);
+  const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), kNodes, 3);
+  for (int64_t all_pairs_limit : {int64_t{0}, int64_t{1} << 20}) {
+    RefineOptions options;
+    options.all_pairs_slot_limit = all_pairs_limit;
+    Placement kept(graph, allocation, start);
+    const RefineStats kept_stats = RefinePlacement(kept, options, NoStop());
+    std::vector<TaskId> every(graph.num_tasks());
+    std::iota(every.begin(), every.end(), 0);
+    Placement summed(graph, allocation, start);
+    const RefineStats summed_stats = RefinePlacement(summed, options, NoStop(), every);
+    const std::string where = absl::StrCat("all-pairs limit ", all_pairs_limit);
+    EXPECT_GT(kept_stats.exchanges, 0) << where;
+    EXPECT_EQ(kept.slot_of_task(), summed.slot_of_task()) << where;
+    EXPECT_EQ(kept_stats.passes, summed_stats.passes) << where;
+    EXPECT_EQ(kept_stats.exchanges, summed_stats.exchanges) << where;
+    EXPECT_EQ(kept_stats.work, summed_stats.work) << where;
+    EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
   }
 }
 
