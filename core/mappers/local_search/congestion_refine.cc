@@ -29,11 +29,29 @@ constexpr double kUnitsPerByte = 256;
 
 class LoadBook {
  public:
-  LoadBook(const Placement& placement, Routing routing)
+  // `by_link_time`: each link's load counted as its bytes times the fastest link's
+  // bandwidth over its own (the time they take, in the fastest link's bytes).
+  LoadBook(const Placement& placement, Routing routing, bool by_link_time)
       : placement_(placement),
         machine_(placement.allocation().machine()),
         routing_(routing),
         loads_(static_cast<size_t>(machine_.num_links()), 0) {
+    if (by_link_time) {
+      std::vector<double> bandwidth(loads_.size(), 0);
+      double fastest = 0;
+      for (size_t l = 0; l < loads_.size(); ++l) {
+        bandwidth[l] = machine_.LinkBandwidthOf(static_cast<int64_t>(l)).value_or(0);
+        fastest = std::max(fastest, bandwidth[l]);
+      }
+      const bool alike =
+          std::all_of(bandwidth.begin(), bandwidth.end(), [&](double b) { return b == fastest; });
+      if (fastest > 0 && !alike) {
+        scale_.resize(loads_.size());
+        for (size_t l = 0; l < loads_.size(); ++l) {
+          scale_[l] = bandwidth[l] > 0 ? fastest / bandwidth[l] : 1;
+        }
+      }
+    }
     const TaskGraph& graph = placement.graph();
     for (TaskId u = 0; u < graph.num_tasks(); ++u) {
       graph.ForEachNeighbor(u, [&](TaskId v, Bytes w) {
@@ -47,7 +65,8 @@ class LoadBook {
   void AddEdge(TaskId u, TaskId v, Bytes w, int sign, std::vector<int64_t>* touched = nullptr) {
     const double half = 0.5 * static_cast<double>(w) * kUnitsPerByte;
     ForEachRouteLinkOfEdge(u, v, [&](int64_t link, double share) {
-      loads_[link] += sign * std::llround(half * share);
+      const double scale = scale_.empty() ? 1 : scale_[link];
+      loads_[link] += sign * std::llround(half * share * scale);
       if (touched != nullptr) touched->push_back(link);
     });
   }
@@ -74,6 +93,11 @@ class LoadBook {
     return found;
   }
   [[nodiscard]] int64_t load(int64_t link) const { return loads_[link]; }
+  // The busiest link's bytes.
+  [[nodiscard]] double BusiestBytes() const {
+    const auto [link, load] = Busiest();
+    return static_cast<double>(load) / (scale_.empty() ? 1 : scale_[link]) / kUnitsPerByte;
+  }
   // Route links visited so far: the measure of work the search is capped by.
   [[nodiscard]] int64_t work() const { return work_; }
 
@@ -99,6 +123,7 @@ class LoadBook {
   const Machine& machine_;
   const Routing routing_;
   std::vector<int64_t> loads_;
+  std::vector<double> scale_;  // per link (by_link_time on unequal links), else empty
   mutable int64_t work_ = 0;
 };
 
@@ -119,8 +144,8 @@ std::vector<SlotId> RefineCongestion(const TaskGraph& graph, const Allocation& a
   std::optional<PositionGraph> own_near;
   if (near == nullptr) near = &own_near.emplace(PositionGraph::Build(allocation));
   Placement placement(graph, allocation, std::move(start));
-  LoadBook book(placement, routing);
-  out.start_max_load = static_cast<double>(book.Busiest().second) / kUnitsPerByte;
+  LoadBook book(placement, routing, options.by_link_time);
+  out.start_max_load = book.BusiestBytes();
   const int32_t cores = allocation.cores_per_node();
   const int64_t max_exchanges =
       options.max_exchanges_per_task * static_cast<int64_t>(graph.num_tasks());
@@ -168,7 +193,7 @@ std::vector<SlotId> RefineCongestion(const TaskGraph& graph, const Allocation& a
       break;
     }
   }
-  out.end_max_load = static_cast<double>(book.Busiest().second) / kUnitsPerByte;
+  out.end_max_load = book.BusiestBytes();
   out.work = book.work();
   return std::move(placement).Release();
 }

@@ -25,12 +25,19 @@ struct CongestionRefineOptions {
   // Route links visited (loads updated, routes searched for the busiest link) at
   // most: the search's work, a count like the exchanges.
   int64_t max_work = int64_t{1} << 40;
+  // The busiest link by the time its bytes take (bytes over the link's bandwidth),
+  // not by its bytes: on a machine whose links differ in speed (a GPU cluster's
+  // NVLink, rails and spine) the link that sets a phase's time is the slowest to
+  // drain, not the one that carries most. `--objective time` sets it.
+  bool by_link_time = false;
   absl::Status Validate() const;
 };
 
 struct CongestionRefineStats {
   int64_t exchanges = 0;
-  double start_max_load = 0;  // bytes on the busiest directed link, before and after
+  // Bytes on the busiest directed link (by_link_time: the one whose bytes take
+  // longest), before and after.
+  double start_max_load = 0;
   double end_max_load = 0;
   // No exchange lowers the busiest link without loading another as much.
   bool local_optimum = false;

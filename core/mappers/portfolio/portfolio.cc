@@ -828,6 +828,7 @@ void PortfolioRun::AddCongestionRefined(int32_t at, const std::string& name,
   const absl::Time start = absl::Now();
   CongestionRefineOptions options;
   options.max_work = max_work;
+  options.by_link_time = input_.options.objective == Objective::kTime;
   CongestionRefineStats stats;
   std::vector<SlotId> refined =
       RefineCongestion(input_.graph, input_.allocation, from, input_.options.routing, options,

@@ -6,8 +6,10 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/metrics/link_loads.h"
+#include "core/topology/gpu_cluster.h"
 #include "core/topology/torus.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -82,6 +84,55 @@ TEST(CongestionRefineTest, CapsAndOptions) {
   EXPECT_THAT(none.Validate().message(), ::testing::HasSubstr("max_exchanges_per_task"));
   little.max_work = 0;
   EXPECT_THAT(little.Validate().message(), ::testing::HasSubstr("max_work"));
+}
+
+// Six one-GPU hosts in NVLink domains of two (h0 h1 | h2 h3 | h4 h5) under one leaf:
+// tasks 0 and 1 exchange 1,000 bytes over NVLink (450 GB/s), tasks 2 and 4, on h2 and
+// h4, 200 bytes over their rails (50 GB/s). By bytes the NVLink pair is the busiest
+// and no exchange can lower it; by the time the bytes take, the rails are, and
+// moving task 4 beside task 2 (onto h3) empties them.
+TEST(CongestionRefineTest, ByLinkTimeTakesTheSlowestLinkNotTheFullest) {
+  GpuClusterSpec spec;
+  spec.gpus_per_host = 1;
+  for (int32_t h = 0; h < 6; ++h) {
+    spec.host_names.push_back(absl::StrCat("h", h));
+    spec.domain_of_host.push_back(h / 2);
+    spec.leaf_of_host.push_back(0);
+  }
+  spec.fabric.nvlink_bandwidth = 450e9;
+  spec.fabric.rail_bandwidth = 50e9;
+  auto machine = std::make_shared<GpuClusterMachine>(*GpuClusterMachine::Create(spec));
+  const Allocation allocation = *Allocation::WholeMachine(machine);
+  TaskGraphBuilder builder(6);
+  ASSERT_TRUE(builder.AddTraffic(0, 1, 1000).ok());
+  ASSERT_TRUE(builder.AddTraffic(2, 4, 200).ok());
+  const TaskGraph graph = *std::move(builder).Build();
+  const std::vector<SlotId> in_order = {0, 1, 2, 3, 4, 5};
+
+  CongestionRefineStats by_bytes;
+  const std::vector<SlotId> same = RefineCongestion(
+      graph, allocation, in_order, Routing::kDimensionOrder, {}, kNoDeadline, nullptr, &by_bytes);
+  EXPECT_EQ(same, in_order);
+  EXPECT_EQ(by_bytes.exchanges, 0);
+  EXPECT_EQ(by_bytes.start_max_load, 500);  // each way of the NVLink pair
+
+  CongestionRefineOptions options;
+  options.by_link_time = true;
+  CongestionRefineStats by_time;
+  const std::vector<SlotId> moved =
+      RefineCongestion(graph, allocation, in_order, Routing::kDimensionOrder, options, kNoDeadline,
+                       nullptr, &by_time);
+  ExpectValidMapping(allocation, graph, moved);
+  EXPECT_EQ(by_time.start_max_load, 100);  // each way of the rails of h2 and h4
+  EXPECT_GE(by_time.exchanges, 1);
+  EXPECT_EQ(by_time.end_max_load, 500);  // the NVLink pair is now the slowest
+  EXPECT_EQ(moved[2] / 2, moved[4] / 2) << "tasks 2 and 4 share a domain";
+  const LinkLoads loads = ComputeLinkLoads(graph, allocation, moved, Routing::kDimensionOrder);
+  for (int64_t link = 0; link < machine->num_links(); ++link) {
+    if (machine->LinkClass(link) == "rail") {
+      EXPECT_EQ(loads.bytes_on_link[link], 0) << link;
+    }
+  }
 }
 
 }  // namespace
