@@ -172,26 +172,36 @@ TEST(RefineTest, WithoutConfirmationStopsWhereTheActiveSetEmpties) {
 // occupants' from it; given the same tasks as an explicit list it sums them. Both
 // must choose the same exchanges: same mapping, passes, exchanges and work, in
 // neighbour and all-pairs mode, with one and with several cores per node.
+// Refines `start` of every task (each task's cost kept) and of the same tasks as an
+// explicit list (costs summed), in neighbour mode (`all_pairs_limit` 0) or with
+// every slot a candidate, and expects the same exchanges: same mapping, passes,
+// exchanges and work, at least one exchange and exact hop-bytes.
+void ExpectKeptAndSummedAgree(const Allocation& allocation, const TaskGraph& graph,
+                              const std::vector<SlotId>& start, int64_t all_pairs_limit,
+                              const std::string& where) {
+  RefineOptions options;
+  options.all_pairs_slot_limit = all_pairs_limit;
+  Placement kept(graph, allocation, start);
+  const RefineStats kept_stats = RefinePlacement(kept, options, NoStop());
+  std::vector<TaskId> every(graph.num_tasks());
+  std::iota(every.begin(), every.end(), 0);
+  Placement summed(graph, allocation, start);
+  const RefineStats summed_stats = RefinePlacement(summed, options, NoStop(), every);
+  EXPECT_GT(kept_stats.exchanges, 0) << where;
+  EXPECT_EQ(kept.slot_of_task(), summed.slot_of_task()) << where;
+  EXPECT_EQ(kept_stats.passes, summed_stats.passes) << where;
+  EXPECT_EQ(kept_stats.exchanges, summed_stats.exchanges) << where;
+  EXPECT_EQ(kept_stats.work, summed_stats.work) << where;
+  EXPECT_TRUE(kept_stats.local_optimum) << where;
+  EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
+}
+
 TEST(RefineTest, KeptCostsChooseTheSameExchangesAsSummedOnes) {
   for (int32_t cores : {1, 4}) {
     for (int64_t all_pairs_limit : {int64_t{0}, int64_t{1} << 20}) {
       const auto [allocation, graph, start] = RggOnSmallTorus(cores, 9, 7, 4);
-      RefineOptions options;
-      options.all_pairs_slot_limit = all_pairs_limit;
-      Placement kept(graph, allocation, start);
-      const RefineStats kept_stats = RefinePlacement(kept, options, NoStop());
-      std::vector<TaskId> every(graph.num_tasks());
-      std::iota(every.begin(), every.end(), 0);
-      Placement summed(graph, allocation, start);
-      const RefineStats summed_stats = RefinePlacement(summed, options, NoStop(), every);
-      const std::string where = absl::StrCat(cores, " cores, all-pairs limit ", all_pairs_limit);
-      EXPECT_GT(kept_stats.exchanges, 0) << where;
-      EXPECT_EQ(kept.slot_of_task(), summed.slot_of_task()) << where;
-      EXPECT_EQ(kept_stats.passes, summed_stats.passes) << where;
-      EXPECT_EQ(kept_stats.exchanges, summed_stats.exchanges) << where;
-      EXPECT_EQ(kept_stats.work, summed_stats.work) << where;
-      EXPECT_TRUE(kept_stats.local_optimum) << where;
-      EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
+      ExpectKeptAndSummedAgree(allocation, graph, start, all_pairs_limit,
+                               absl::StrCat(cores, " cores, all-pairs limit ", all_pairs_limit));
     }
   }
 }
@@ -218,21 +228,8 @@ TEST(RefineTest, FloorsOnOneSlotPerNodeChooseTheSameExchanges) {
   const TaskGraph graph = RandomGraph(52, 0.12, 9, 5);
   const std::vector<SlotId> start = ShuffledMapping(graph.num_tasks(), kNodes, 3);
   for (int64_t all_pairs_limit : {int64_t{0}, int64_t{1} << 20}) {
-    RefineOptions options;
-    options.all_pairs_slot_limit = all_pairs_limit;
-    Placement kept(graph, allocation, start);
-    const RefineStats kept_stats = RefinePlacement(kept, options, NoStop());
-    std::vector<TaskId> every(graph.num_tasks());
-    std::iota(every.begin(), every.end(), 0);
-    Placement summed(graph, allocation, start);
-    const RefineStats summed_stats = RefinePlacement(summed, options, NoStop(), every);
-    const std::string where = absl::StrCat("all-pairs limit ", all_pairs_limit);
-    EXPECT_GT(kept_stats.exchanges, 0) << where;
-    EXPECT_EQ(kept.slot_of_task(), summed.slot_of_task()) << where;
-    EXPECT_EQ(kept_stats.passes, summed_stats.passes) << where;
-    EXPECT_EQ(kept_stats.exchanges, summed_stats.exchanges) << where;
-    EXPECT_EQ(kept_stats.work, summed_stats.work) << where;
-    EXPECT_EQ(kept.hop_bytes(), BruteHopBytes(graph, allocation, kept.slot_of_task())) << where;
+    ExpectKeptAndSummedAgree(allocation, graph, start, all_pairs_limit,
+                             absl::StrCat("all-pairs limit ", all_pairs_limit));
   }
 }
 
