@@ -29,8 +29,9 @@ constexpr double kUnitsPerByte = 256;
 
 class LoadBook {
  public:
-  // `by_link_time`: each link's load counted as its bytes times the fastest link's
-  // bandwidth over its own (the time they take, in the fastest link's bytes).
+  // `by_link_time`: each link's load counted as its bytes times the slowest link's
+  // bandwidth over its own (the time they take, in the slowest link's bytes: never
+  // more than the bytes, so the sums cannot outgrow int64 where bytes do not).
   LoadBook(const Placement& placement, Routing routing, bool by_link_time)
       : placement_(placement),
         machine_(placement.allocation().machine()),
@@ -38,18 +39,14 @@ class LoadBook {
         loads_(static_cast<size_t>(machine_.num_links()), 0) {
     if (by_link_time) {
       std::vector<double> bandwidth(loads_.size(), 0);
-      double fastest = 0;
       for (size_t l = 0; l < loads_.size(); ++l) {
         bandwidth[l] = machine_.LinkBandwidthOf(static_cast<int64_t>(l)).value_or(0);
-        fastest = std::max(fastest, bandwidth[l]);
       }
-      const bool alike =
-          std::all_of(bandwidth.begin(), bandwidth.end(), [&](double b) { return b == fastest; });
-      if (fastest > 0 && !alike) {
+      const auto [slowest, fastest] = std::minmax_element(bandwidth.begin(), bandwidth.end());
+      if (!bandwidth.empty() && *slowest > 0 && *slowest < *fastest) {
         scale_.resize(loads_.size());
-        for (size_t l = 0; l < loads_.size(); ++l) {
-          scale_[l] = bandwidth[l] > 0 ? fastest / bandwidth[l] : 1;
-        }
+        for (size_t l = 0; l < loads_.size(); ++l) scale_[l] = *slowest / bandwidth[l];
+        bytes_.assign(loads_.size(), 0);
       }
     }
     const TaskGraph& graph = placement.graph();
@@ -65,8 +62,12 @@ class LoadBook {
   void AddEdge(TaskId u, TaskId v, Bytes w, int sign, std::vector<int64_t>* touched = nullptr) {
     const double half = 0.5 * static_cast<double>(w) * kUnitsPerByte;
     ForEachRouteLinkOfEdge(u, v, [&](int64_t link, double share) {
-      const double scale = scale_.empty() ? 1 : scale_[link];
-      loads_[link] += sign * std::llround(half * share * scale);
+      if (scale_.empty()) {
+        loads_[link] += sign * std::llround(half * share);
+      } else {
+        loads_[link] += sign * std::llround(half * share * scale_[link]);
+        bytes_[link] += sign * std::llround(half * share);
+      }
       if (touched != nullptr) touched->push_back(link);
     });
   }
@@ -96,7 +97,7 @@ class LoadBook {
   // The busiest link's bytes.
   [[nodiscard]] double BusiestBytes() const {
     const auto [link, load] = Busiest();
-    return static_cast<double>(load) / (scale_.empty() ? 1 : scale_[link]) / kUnitsPerByte;
+    return static_cast<double>(bytes_.empty() ? load : bytes_[link]) / kUnitsPerByte;
   }
   // Route links visited so far: the measure of work the search is capped by.
   [[nodiscard]] int64_t work() const { return work_; }
@@ -123,7 +124,10 @@ class LoadBook {
   const Machine& machine_;
   const Routing routing_;
   std::vector<int64_t> loads_;
-  std::vector<double> scale_;  // per link (by_link_time on unequal links), else empty
+  // By_link_time on unequal links: each link's scale and its load in bytes (loads_
+  // then holds the scaled ones); else empty.
+  std::vector<double> scale_;
+  std::vector<int64_t> bytes_;
   mutable int64_t work_ = 0;
 };
 
