@@ -95,12 +95,14 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
     const SlotId base = position * cores;
     work += graph.degree(task);
     const int32_t across = placement.HopsBetweenPositions(from_position, position);
-    Bytes other_weight = 0;  // W_t' of the node's one occupant (floors only)
+    // The node's one occupant's W_t' and w(t,t') (floors only).
+    Bytes other_weight = 0;
+    Bytes other_to_task = 0;
     if (floors) {
       const TaskId other = placement.task_at(base);
       HopBytes floor = task_weight * min_hops - cost_here;
       if (other != kNoTask) {
-        const Bytes to_task = weight_to(other);
+        const Bytes to_task = other_to_task = weight_to(other);
         other_weight = graph.weighted_degree(other);
         floor += (other_weight - 2 * to_task) * min_hops - cost_now[other] + 2 * to_task * across;
       }
@@ -121,7 +123,7 @@ BestExchange FindBestExchange(const Placement& placement, TaskId task, bool all_
         tried_empty = true;
       } else {
         work += graph.degree(other) + graph.degree(task);
-        const Bytes to_task = weight_to(other);
+        const Bytes to_task = floors ? other_to_task : weight_to(other);
         if (floors && hopeless(move + (other_weight - to_task) * min_hops - cost_now[other] +
                                2 * to_task * across)) {
           continue;
