@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "core/balance/flow_refine.h"
 #include "core/search/random_stream.h"
 
 namespace hopmap {
@@ -262,7 +263,7 @@ CoarseLevel Coarsen(const CsrGraph& graph, std::span<const int32_t> part, int64_
 
 // One V-cycle; returns how much the cut fell.
 int64_t VCycle(const CsrGraph& graph, std::span<const int64_t> max_weight, std::span<int32_t> part,
-               RandomStream& random, const KwayFmOptions& options) {
+               RandomStream& random, const KwayFmOptions& options, bool flows) {
   const int32_t k = static_cast<int32_t>(max_weight.size());
   int64_t smallest_part = max_weight.empty() ? 0 : max_weight[0];
   for (int64_t w : max_weight) smallest_part = std::min(smallest_part, w);
@@ -284,14 +285,18 @@ int64_t VCycle(const CsrGraph& graph, std::span<const int64_t> max_weight, std::
     current = levels.back().csr();
     current_part = parts.back();
   }
+  auto refine = [&](const CsrGraph& level, std::span<int32_t> level_part) {
+    const int64_t by_flows = flows ? RefineKwayCutByFlows(level, max_weight, level_part) : 0;
+    return by_flows + RefineKwayCut(level, max_weight, level_part, options);
+  };
   int64_t gained = 0;
   for (size_t i = levels.size(); i-- > 0;) {
-    gained += RefineKwayCut(levels[i].csr(), max_weight, parts[i], options);
+    gained += refine(levels[i].csr(), parts[i]);
     // Project onto the finer level.
     std::span<int32_t> finer = i > 0 ? std::span<int32_t>(parts[i - 1]) : part;
     for (size_t v = 0; v < finer.size(); ++v) finer[v] = parts[i][levels[i].coarse_of[v]];
   }
-  return gained + RefineKwayCut(graph, max_weight, part, options);
+  return gained + refine(graph, part);
 }
 
 }  // namespace
@@ -302,7 +307,8 @@ int64_t RefineKwayCutMultilevel(const CsrGraph& graph, std::span<const int64_t> 
   int64_t total = 0;
   for (int32_t cycle = 0; cycle < cycles; ++cycle) {
     RandomStream random(seed, static_cast<uint64_t>(cycle));
-    const int64_t gained = VCycle(graph, max_weight, part, random, options);
+    const int64_t gained =
+        VCycle(graph, max_weight, part, random, options, cycle < options.flow_cycles);
     total += gained;
     if (gained == 0) break;
   }

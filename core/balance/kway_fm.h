@@ -27,6 +27,11 @@ struct KwayFmOptions {
   // A pass stops after this many moves past the best cut it saw (at least 64), as a
   // fraction of the vertices.
   double patience = 0.02;
+  // RefineKwayCutMultilevel: in the first flow_cycles V-cycles every level is
+  // first refined by max-flow min-cut on the pairs of parts that share edges
+  // (RefineKwayCutByFlows), then by the FM passes, as KaFFPa strong refines each
+  // level. The V-cycles after them find little the flows would add.
+  int32_t flow_cycles = 0;
 };
 
 // Refines `part` (values in [0, max_weight.size())) in place: a part never goes

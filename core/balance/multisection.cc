@@ -51,6 +51,11 @@ constexpr int32_t kMetisCuts = 4;
 // field's 4:8:6 rows from 1.026x to 1.001x SharedMap's cost against 2 (random
 // geometric graphs 4-5% lower; bench/README.md), for 0.1-1 s more at 2^15-2^17.
 constexpr int32_t kMaxVCycles = 8;
+// The levels of the first two V-cycles refined by flows, then FM: 1-4% lower
+// costs than FM alone on the field's instances onto 4:16:16, 4:16:64 and 4:8:6;
+// flows in every V-cycle found at most 0.4% more, in 10-20% more time
+// (bench/README.md).
+constexpr KwayFmOptions kCutRefinement{.flow_cycles = 2};
 
 // The graph the objects induce, in METIS's arrays (MetisGraph).
 struct LocalGraph {
@@ -149,7 +154,7 @@ bool CutGraph(const LocalGraph& local, const ChildLimits& limits, uint64_t seed,
   if (!MetisPartition({local.xadj, local.adjncy, local.adjwgt, local.vwgt}, metis, part).ok()) {
     return false;
   }
-  RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles);
+  RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles, kCutRefinement);
   return true;
 }
 
@@ -219,7 +224,8 @@ void StartParts(const Shared& shared, const PositionGroup& group, std::span<cons
     weight[best] += local.vwgt[i];
   }
   if (!local.adjncy.empty()) {
-    RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles);
+    RefineKwayCutMultilevel(local.csr(), limits.max_weight, part, seed, kMaxVCycles,
+                            kCutRefinement);
   }
 }
 
