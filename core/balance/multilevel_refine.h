@@ -51,8 +51,9 @@ BalanceSearchStats MultilevelRefine(BalancedPlacement& placement, double cap,
                                     const StopCondition& stop);
 
 // hopmap's search after a start: RepairBalance, then RefineBalanced, then a second
-// repair if the refinement could not keep a slot under the cap. Its figures are
-// the sums of the three (levels: the refinement's).
+// repair if the refinement could not keep a slot under the cap. The repairs run
+// to their end whatever the deadline (they stop on cancellation); the refinement
+// stops at it. Its figures are the sums of the three (levels: the refinement's).
 BalanceSearchStats RepairAndRefine(BalancedPlacement& placement, double cap,
                                    const StopCondition& stop);
 

@@ -1,6 +1,7 @@
 // The balanced problem: validation, the placement's exact bookkeeping, the loaded
 // lower bound against brute force, and the balancers' promises.
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -501,6 +502,26 @@ TEST(RepairBalanceTest, ExchangesWhenNoSingleMoveFits) {
   EXPECT_FALSE(stuck.balanced);
   EXPECT_DOUBLE_EQ(std::max(q.slot_load(0), q.slot_load(1)), 6);
   EXPECT_THAT(stuck.why_not_balanced, HasSubstr("no object move"));
+}
+
+// A start the budget ran out on is still repaired: every object of an 8x8 grid
+// on one of 4 slots, the deadline already past. The repair runs to the cap; the
+// refinement after it stops at the deadline. A cancellation stops the repair too.
+TEST(RepairAndRefineTest, RepairsPastTheDeadlineNotPastACancellation) {
+  const TaskGraph graph = Generate("stencil2d-5", {8, 8});
+  const Allocation allocation = WholeTorus({4}, 1);
+  const BalanceInput input{graph, allocation};
+  const double cap = 16 * 1.05;
+  BalancedPlacement p(input, BalanceOptions{}, std::vector<SlotId>(64, 0));
+  const BalanceSearchStats stats = RepairAndRefine(p, cap, StopCondition(absl::InfinitePast()));
+  EXPECT_TRUE(stats.balanced) << stats.why_not_balanced;
+  for (SlotId s = 0; s < 4; ++s) EXPECT_LE(p.slot_load(s), cap + LoadTolerance(cap)) << s;
+  EXPECT_EQ(p.hop_bytes(), BruteHopBytes(graph, allocation, p.slot_of_task()));
+
+  const std::atomic<bool> cancelled{true};
+  BalancedPlacement q(input, BalanceOptions{}, std::vector<SlotId>(64, 0));
+  EXPECT_FALSE(RepairAndRefine(q, cap, StopCondition(absl::InfiniteFuture(), &cancelled)).balanced);
+  EXPECT_DOUBLE_EQ(q.slot_load(0), 64);
 }
 
 // Random loads of 0.5..3 on four objects per slot: every balancer that promises
