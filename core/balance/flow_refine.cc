@@ -55,32 +55,23 @@ class FlowNetwork {
     return flow;
   }
 
-  // The nodes the source reaches along arcs with capacity left.
-  [[nodiscard]] std::vector<char> ReachedFromSource() const {
+  // The nodes `from` reaches along arcs with capacity left; with forward false,
+  // the nodes that reach `from` so.
+  [[nodiscard]] std::vector<char> Reached(int32_t from, bool forward) const {
     std::vector<char> reached(num_nodes(), 0);
-    std::vector<int32_t> queue{kSource};
-    reached[kSource] = 1;
+    std::vector<int32_t> queue{from};
+    reached[from] = 1;
     for (size_t i = 0; i < queue.size(); ++i) {
       for (int32_t a = first_[queue[i]]; a < first_[queue[i] + 1]; ++a) {
-        if (capacity_[a] > 0 && !reached[to_[a]]) reached[to_[a]] = 1, queue.push_back(to_[a]);
+        // a goes x -> w; its reverse w -> x.
+        const int32_t w = to_[a];
+        if (capacity_[forward ? a : reverse_[a]] > 0 && !reached[w]) {
+          reached[w] = 1;
+          queue.push_back(w);
+        }
       }
     }
     return reached;
-  }
-
-  // The nodes that reach the sink along arcs with capacity left.
-  [[nodiscard]] std::vector<char> ReachingSink() const {
-    std::vector<char> reaching(num_nodes(), 0);
-    std::vector<int32_t> queue{kSink};
-    reaching[kSink] = 1;
-    for (size_t i = 0; i < queue.size(); ++i) {
-      for (int32_t a = first_[queue[i]]; a < first_[queue[i] + 1]; ++a) {
-        // a goes x -> w, its reverse w -> x.
-        const int32_t w = to_[a];
-        if (capacity_[reverse_[a]] > 0 && !reaching[w]) reaching[w] = 1, queue.push_back(w);
-      }
-    }
-    return reaching;
   }
 
   // The strongly connected components of the residual graph, each node's
@@ -375,8 +366,8 @@ class PairRefiner {
     // The most balanced minimum cut of one sweep: the source side is what the
     // source reaches, then components in Tarjan's order (each closed under the
     // residual arcs with those before it), never one that reaches the sink.
-    const std::vector<char> from_source = network.ReachedFromSource();
-    const std::vector<char> to_sink_side = network.ReachingSink();
+    const std::vector<char> from_source = network.Reached(kSource, /*forward=*/true);
+    const std::vector<char> to_sink_side = network.Reached(kSink, /*forward=*/false);
     int32_t components = 0;
     const std::vector<int32_t> component = network.ResidualComponents(&components);
     std::vector<int64_t> component_weight(components, 0);

@@ -7,52 +7,37 @@
 #include "core/balance/kway_fm.h"
 #include "core/search/random_stream.h"
 #include "gtest/gtest.h"
+#include "tests/core/balance/csr_test_util.h"
 #include "tests/core/mappers/search_test_util.h"
 
 namespace hopmap {
 namespace {
 
+using ::hopmap::testing::CsrArrays;
 using ::hopmap::testing::Generate;
-
-// A graph in METIS's arrays built from weighted edges.
-struct Arrays {
-  std::vector<int32_t> xadj, adjncy, adjwgt, vwgt;
-  Arrays(int32_t n, const std::vector<std::tuple<int32_t, int32_t, int32_t>>& edges)
-      : xadj(n + 1, 0), vwgt(n, 1) {
-    std::vector<std::vector<std::pair<int32_t, int32_t>>> rows(n);
-    for (const auto& [u, v, w] : edges) rows[u].push_back({v, w}), rows[v].push_back({u, w});
-    for (int32_t v = 0; v < n; ++v) {
-      for (const auto& [u, w] : rows[v]) adjncy.push_back(u), adjwgt.push_back(w);
-      xadj[v + 1] = static_cast<int32_t>(adjncy.size());
-    }
-  }
-  explicit Arrays(const TaskGraph& graph)
-      : xadj(graph.xadj().begin(), graph.xadj().end()),
-        adjncy(graph.adjncy().begin(), graph.adjncy().end()),
-        vwgt(graph.num_tasks(), 1) {
-    for (TaskId t = 0; t < graph.num_tasks(); ++t)
-      graph.ForEachNeighbor(t, [&](TaskId, Bytes) { adjwgt.push_back(1); });
-  }
-  [[nodiscard]] CsrGraph csr() const { return {xadj, adjncy, adjwgt, vwgt}; }
-};
-
-std::vector<int64_t> PartWeights(const std::vector<int32_t>& part, int32_t k) {
-  std::vector<int64_t> weight(k, 0);
-  for (int32_t p : part) ++weight[p];
-  return weight;
-}
+using ::hopmap::testing::PartWeights;
 
 // A chain of 20 vertices cut in the middle (edge 9-10, weight 10), every edge
-// 10 but 6-7 (weight 1). Parts may hold 14: the cheap edge is 3 vertices into
+// 10 but 6-7 (weight 1).
+CsrArrays ChainWithACheapEdge() {
+  std::vector<std::tuple<int32_t, int32_t, int32_t>> edges;
+  for (int32_t v = 0; v + 1 < 20; ++v) edges.emplace_back(v, v + 1, v == 6 ? 1 : 10);
+  return CsrArrays(20, edges);
+}
+
+std::vector<int32_t> CutInTheMiddle() {
+  std::vector<int32_t> part(20);
+  for (int32_t v = 0; v < 20; ++v) part[v] = v < 10 ? 0 : 1;
+  return part;
+}
+
+// The chain (ChainWithACheapEdge), parts that may hold 14: the cheap edge is 3 vertices into
 // part 0, within reach of a corridor that part 1 can take in. The minimum cut
 // of the corridor moves 7, 8 and 9 at once; any single one of them moved alone
 // gains nothing.
 TEST(FlowRefineTest, MovesTheCutToTheCheapestEdgeWithinReach) {
-  std::vector<std::tuple<int32_t, int32_t, int32_t>> edges;
-  for (int32_t v = 0; v + 1 < 20; ++v) edges.emplace_back(v, v + 1, v == 6 ? 1 : 10);
-  const Arrays arrays(20, edges);
-  std::vector<int32_t> part(20);
-  for (int32_t v = 0; v < 20; ++v) part[v] = v < 10 ? 0 : 1;
+  const CsrArrays arrays = ChainWithACheapEdge();
+  std::vector<int32_t> part = CutInTheMiddle();
   const std::vector<int64_t> max_weight = {14, 14};
   EXPECT_EQ(RefineKwayCutByFlows(arrays.csr(), max_weight, part), 9);
   EXPECT_EQ(KwayCut(arrays.csr(), part), 1);
@@ -62,15 +47,23 @@ TEST(FlowRefineTest, MovesTheCutToTheCheapestEdgeWithinReach) {
 // Out of reach: with parts held to 11, part 1 can take in 1 vertex and the
 // cheap edge is 3 away; the cut stays.
 TEST(FlowRefineTest, KeepsTheLimits) {
-  std::vector<std::tuple<int32_t, int32_t, int32_t>> edges;
-  for (int32_t v = 0; v + 1 < 20; ++v) edges.emplace_back(v, v + 1, v == 6 ? 1 : 10);
-  const Arrays arrays(20, edges);
-  std::vector<int32_t> part(20);
-  for (int32_t v = 0; v < 20; ++v) part[v] = v < 10 ? 0 : 1;
+  const CsrArrays arrays = ChainWithACheapEdge();
+  std::vector<int32_t> part = CutInTheMiddle();
   const std::vector<int32_t> before = part;
   const std::vector<int64_t> max_weight = {11, 11};
   EXPECT_EQ(RefineKwayCutByFlows(arrays.csr(), max_weight, part), 0);
   EXPECT_EQ(part, before);
+}
+
+// A 2-way cut of a 16x16 grid (task = x + 16 y) at column 8, rows 6-9 two
+// columns further right and rows 0-3 two further left: 128 vertices a side, cut 22.
+std::vector<int32_t> JaggedCut() {
+  std::vector<int32_t> part(256);
+  for (int32_t v = 0; v < 256; ++v) {
+    const int32_t x = v % 16, y = v / 16;
+    part[v] = x < (y >= 6 && y <= 9 ? 10 : (y <= 3 ? 6 : 8)) ? 0 : 1;
+  }
+  return part;
 }
 
 // Both parts of a 16x16 grid at their limit (128), the boundary at column 8 with
@@ -79,13 +72,8 @@ TEST(FlowRefineTest, KeepsTheLimits) {
 // corridors both ways at once and reach the straight cut (16).
 TEST(FlowRefineTest, TradesVerticesWhereNoSingleMoveFits) {
   const TaskGraph graph = Generate("stencil2d-5", {16, 16});  // task = x + 16 y
-  const Arrays arrays(graph);
-  std::vector<int32_t> part(256);
-  for (int32_t v = 0; v < 256; ++v) {
-    const int32_t x = v % 16, y = v / 16;
-    const int32_t edge = y >= 6 && y <= 9 ? 10 : (y <= 3 ? 6 : 8);
-    part[v] = x < edge ? 0 : 1;
-  }
+  const CsrArrays arrays(graph);
+  std::vector<int32_t> part = JaggedCut();
   const std::vector<int64_t> max_weight = {128, 128};
   ASSERT_EQ(PartWeights(part, 2), (std::vector<int64_t>{128, 128}));
   ASSERT_EQ(KwayCut(arrays.csr(), part), 22);
@@ -101,12 +89,8 @@ TEST(FlowRefineTest, TradesVerticesWhereNoSingleMoveFits) {
 // they stay at 22, with flows in their first cycle they reach the straight cut.
 TEST(FlowRefineTest, TheVCyclesTakeFlowsWhenAsked) {
   const TaskGraph graph = Generate("stencil2d-5", {16, 16});
-  const Arrays arrays(graph);
-  std::vector<int32_t> part(256);
-  for (int32_t v = 0; v < 256; ++v) {
-    const int32_t x = v % 16, y = v / 16;
-    part[v] = x < (y >= 6 && y <= 9 ? 10 : (y <= 3 ? 6 : 8)) ? 0 : 1;
-  }
+  const CsrArrays arrays(graph);
+  std::vector<int32_t> part = JaggedCut();
   const std::vector<int64_t> max_weight = {128, 128};
   std::vector<int32_t> fm_only = part;
   EXPECT_EQ(RefineKwayCutMultilevel(arrays.csr(), max_weight, fm_only, 5, 2), 0);
@@ -132,7 +116,7 @@ TEST(FlowRefineTest, RandomGraphsKeepLimitsAndReportTheirGain) {
         if (u != v) edges.emplace_back(v, u, 1 + static_cast<int32_t>(random.Next() % 9));
       }
     }
-    const Arrays arrays(n, edges);
+    const CsrArrays arrays(n, edges);
     std::vector<int32_t> part(n);
     for (int32_t v = 0; v < n; ++v) part[v] = static_cast<int32_t>(random.Next() % k);
     const std::vector<int64_t> before_weight = PartWeights(part, k);

@@ -17,39 +17,23 @@
 #include "core/topology/hierarchy.h"
 #include "gtest/gtest.h"
 #include "tbb/task_arena.h"
+#include "tests/core/balance/csr_test_util.h"
 #include "tests/core/mappers/search_test_util.h"
 
 namespace hopmap {
 namespace {
 
 using ::hopmap::testing::BruteHopBytes;
+using ::hopmap::testing::CsrArrays;
 using ::hopmap::testing::Generate;
+using ::hopmap::testing::PartWeights;
 using ::hopmap::testing::WholeTorus;
-
-// A TaskGraph in METIS's arrays, unit vertex weights.
-struct Arrays {
-  std::vector<int32_t> xadj, adjncy, adjwgt, vwgt;
-  explicit Arrays(const TaskGraph& graph)
-      : xadj(graph.xadj().begin(), graph.xadj().end()),
-        adjncy(graph.adjncy().begin(), graph.adjncy().end()),
-        vwgt(graph.num_tasks(), 1) {
-    for (TaskId t = 0; t < graph.num_tasks(); ++t)
-      graph.ForEachNeighbor(t, [&](TaskId, Bytes) { adjwgt.push_back(1); });
-  }
-  [[nodiscard]] CsrGraph csr() const { return {xadj, adjncy, adjwgt, vwgt}; }
-};
-
-std::vector<int64_t> PartWeights(const std::vector<int32_t>& part, int32_t k) {
-  std::vector<int64_t> weight(k, 0);
-  for (int32_t p : part) ++weight[p];
-  return weight;
-}
 
 // Every vertex dealt to one of 4 parts at random (balanced): the refinement must
 // bring the cut far down, never past a part's limit, and report what it gained.
 TEST(KwayFmTest, LowersARandomCutWithinTheLimits) {
   const TaskGraph graph = Generate("stencil2d-5", {32, 32});
-  const Arrays arrays(graph);
+  const CsrArrays arrays(graph);
   std::vector<int32_t> part(1024);
   for (int32_t v = 0; v < 1024; ++v) part[v] = v % 4;
   RandomStream random(7, 0);
@@ -82,7 +66,7 @@ TEST(KwayFmTest, LowersARandomCutWithinTheLimits) {
 // stops there; FM takes the moves that gain nothing and reaches the straight cut.
 TEST(KwayFmTest, CrossesAPlateauNoSingleMoveImproves) {
   const TaskGraph graph = Generate("stencil2d-5", {16, 16});  // task = x + 16 y
-  const Arrays arrays(graph);
+  const CsrArrays arrays(graph);
   std::vector<int32_t> part(256);
   for (int32_t v = 0; v < 256; ++v) {
     const int32_t x = v % 16, y = v / 16;
@@ -99,7 +83,7 @@ TEST(KwayFmTest, CrossesAPlateauNoSingleMoveImproves) {
 // starts in part 0, limits 34 and 34; the balancing leaves both within them.
 TEST(KwayFmTest, PartsAboveTheirLimitsGiveUpVertices) {
   const TaskGraph graph = Generate("stencil2d-5", {8, 8});
-  const Arrays arrays(graph);
+  const CsrArrays arrays(graph);
   std::vector<int32_t> part(64, 0);
   part[63] = 1;
   const std::vector<int64_t> max_weight = {34, 34};
