@@ -270,8 +270,9 @@ class PairRefiner {
   }
 
   // Breadth-first from `from`'s vertices next to `to`, inside `from`, while the
-  // corridor's weight stays within `bound`; appends to region_.
-  void GrowCorridor(int32_t from, int32_t to, int64_t bound) {
+  // corridor's weight stays within `bound`; appends to region_. Returns the
+  // corridor's weight.
+  int64_t GrowCorridor(int32_t from, int32_t to, int64_t bound) {
     const size_t begin = region_.size();
     int64_t weight = 0;
     auto take = [&](int32_t v) {
@@ -304,6 +305,7 @@ class PairRefiner {
         }
       }
     }
+    return weight;
   }
 
   // One corridor of the pair at `alpha`: the cut's fall when a lower cut that
@@ -316,9 +318,9 @@ class PairRefiner {
       return static_cast<int64_t>(room + (alpha - 1) * static_cast<double>(tolerance_[other]));
     };
     region_.clear();
-    GrowCorridor(a, b, bound_for(b));
+    const int64_t corridor_a = GrowCorridor(a, b, bound_for(b));
     const size_t a_side = region_.size();
-    GrowCorridor(b, a, bound_for(a));
+    const int64_t corridor_b = GrowCorridor(b, a, bound_for(a));
     struct Reset {
       PairRefiner& r;
       ~Reset() {
@@ -326,17 +328,20 @@ class PairRefiner {
       }
     } reset{*this};
     if (a_side == 0 || a_side == region_.size()) return 0;
+    // A corridor that took its whole part leaves its side no anchor: the minimum
+    // cut is then 0 and empties a part, which fits only where the other could
+    // take it all, as a corridor at alpha = 1 may. A smaller alpha, without the
+    // flow.
+    if (alpha > 1 && (corridor_a == weight_[a] || corridor_b == weight_[b])) return -1;
 
     const int32_t nodes = static_cast<int32_t>(region_.size()) + 2;
     FlowNetwork network(nodes);
     std::vector<int64_t> to_source(nodes, 0), to_sink(nodes, 0);
     int64_t cut_now = 0;  // the corridor's share of the pair's cut as it is
-    int64_t corridor_a = 0;
     for (size_t i = 0; i < region_.size(); ++i) {
       const int32_t v = region_[i];
       const int32_t l = local_of_[v];
       const bool in_a = i < a_side;
-      if (in_a) corridor_a += graph_.vwgt[v];
       for (int32_t e = graph_.xadj[v]; e < graph_.xadj[v + 1]; ++e) {
         const int32_t u = graph_.adjncy[e];
         const int64_t w = graph_.adjwgt[e];
