@@ -51,10 +51,11 @@ constexpr int32_t kMetisCuts = 4;
 // field's 4:8:6 rows from 1.026x to 1.001x SharedMap's cost against 2 (random
 // geometric graphs 4-5% lower; bench/README.md), for 0.1-1 s more at 2^15-2^17.
 constexpr int32_t kMaxVCycles = 8;
-// The levels of the first two V-cycles refined by flows, then FM: 1-4% lower
-// costs than FM alone on the field's instances onto 4:16:16, 4:16:64 and 4:8:6;
-// flows in every V-cycle found at most 0.4% more, in 10-20% more time
-// (bench/README.md).
+// The levels of the first two V-cycles refined by flows, then FM: 0.990x the
+// costs of FM alone over the 33 rows of bench/README.md's hierarchy tables (the
+// meshes and road network 1-3% lower, random geometric graphs onto 4:8:6 4-7%;
+// 4elt onto 4:16:64 10% higher, its first start now past half the budget); flows
+// in every V-cycle found at most 0.4% more, in 10-20% more time.
 constexpr KwayFmOptions kCutRefinement{.flow_cycles = 2};
 
 // The graph the objects induce, in METIS's arrays (MetisGraph).
