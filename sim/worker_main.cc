@@ -20,7 +20,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: hopmap-simgrid [--reference] [--all-links] [--one-flow-per-message]\n"
-    "                      [--time-step-fraction=F] < MODEL\n"
+    "                      [--time-step-fraction=F] [--cfg=KEY:VALUE]... < MODEL\n"
     "Runs a hopmap network model (written by hopmap simulate) on SimGrid and prints "
     "time_s=SECONDS.\n"
     "  --reference             one flow per message over every link of its route, 1 ns\n"
@@ -29,12 +29,15 @@ constexpr char kUsage[] =
     "  --all-links             keep the redundant links in the routes\n"
     "  --one-flow-per-message  do not merge alike messages between two hosts\n"
     "  --time-step-fraction=F  each phase's time step as a fraction of its lower bound\n"
-    "                          (default 0.002; 0: 1 ns throughout)\n";
+    "                          (default 0.002; 0: 1 ns throughout)\n"
+    "  --cfg=KEY:VALUE         a SimGrid setting after the worker's own (repeatable),\n"
+    "                          e.g. --cfg=network/optim:Lazy\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   hopmap::sim::SimulationOptions options;
+  std::vector<std::string> extra_settings;
   const char* reference = std::getenv("HOPMAP_SIMGRID_REFERENCE");
   if (reference != nullptr && std::string(reference) == "1") {
     options = hopmap::sim::kReferenceOptions;
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
       options.drop_redundant_links = false;
     } else if (arg == "--one-flow-per-message") {
       options.merge_alike_flows = false;
+    } else if (absl::StartsWith(arg, "--cfg=") && arg.find(':') != std::string::npos) {
+      extra_settings.push_back(arg);
     } else if (absl::StartsWith(arg, "--time-step-fraction=") &&
                absl::SimpleAtod(arg.substr(arg.find('=') + 1), &fraction) && fraction >= 0 &&
                fraction <= 0.1) {
@@ -71,17 +76,24 @@ int main(int argc, char** argv) {
   // SimGrid's own defaults but these: cross-traffic off (each direction is a link
   // of its own in hopmap's models, so there is no reverse route to load with
   // acknowledgements); time steps of 1 ns, not 10 us (an iteration may take
-  // microseconds; with a time step fraction, each phase sets its own); small actor
+  // microseconds; with a time step fraction, each phase sets its own); the sharing
+  // re-solved whole at each event (network/optim:Full), not only where it changed
+  // (Lazy): on a scattered placement every flow shares a link with every other
+  // through some chain, so Lazy's search for what changed finds everything and costs
+  // on top (1.7-1.9x the CPU; near-neighbour placements within 10%, docs/simulate.md
+  // #speed); small actor
   // stacks without guard pages (one actor per node: at 32,768 nodes, stacks with
   // guards pass Linux's default 65,530 mappings per process, vm.max_map_count);
   // only warnings logged.
   std::vector<std::string> args = {"hopmap-simgrid",
                                    "--cfg=network/crosstraffic:0",
                                    "--cfg=surf/precision:1e-9",
+                                   "--cfg=network/optim:Full",
                                    "--cfg=contexts/stack-size:128",
                                    "--cfg=contexts/guard-size:0",
                                    "--log=root.thres:warning",
                                    "--log=no_loc"};
+  args.insert(args.end(), extra_settings.begin(), extra_settings.end());
   std::vector<char*> engine_argv;
   for (std::string& a : args) engine_argv.push_back(a.data());
   int engine_argc = static_cast<int>(engine_argv.size());

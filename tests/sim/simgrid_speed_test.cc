@@ -17,6 +17,7 @@
 #include "core/graph/generators.h"
 #include "core/io/machine_spec.h"
 #include "core/simulate/traffic.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sim/model_codec.h"
 #include "sim/model_reduction.h"
@@ -25,6 +26,8 @@
 
 namespace hopmap::sim {
 namespace {
+
+using ::testing::HasSubstr;
 
 // A model by hand: hosts h0..h(n-1), links of the given bandwidths (latency 1 us),
 // routes as lists of link indices, one phase of flows.
@@ -227,6 +230,26 @@ TEST(SimGridSpeedTest, TheDefaultTimeStepKeepsTimesWithinHalfAPercent) {
     const double fast = WorkerTime(c.model, {});
     EXPECT_NEAR(fast / reference, 1.0, 0.005) << fast << " vs " << reference;
   }
+}
+
+// The worker re-solves the whole sharing at each event (network/optim:Full); SimGrid's
+// default re-solves the part the event changed (Lazy). Both solve the same system.
+TEST(SimGridSpeedTest, ReSolvingTheWholeSharingChangesNoTime) {
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.name);
+    const double full = WorkerTime(c.model, {"--reference"});
+    const double lazy = WorkerTime(c.model, {"--reference", "--cfg=network/optim:Lazy"});
+    ASSERT_GT(lazy, 0);
+    EXPECT_NEAR(full / lazy, 1.0, 1e-9) << full << " vs " << lazy;
+  }
+  // The setting does reach SimGrid: a value it does not know stops the worker.
+  absl::StatusOr<std::string> worker = FindSimGridWorker();
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({*worker, "--cfg=network/optim:Sometimes"}, EncodeNetworkModel(Cases()[0].model));
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_NE(run->exit_code, 0);
+  EXPECT_THAT(run->err, HasSubstr("Sometimes")) << run->err;
 }
 
 }  // namespace
