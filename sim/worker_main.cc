@@ -80,11 +80,10 @@ int main(int argc, char** argv) {
   // re-solved whole at each event (network/optim:Full), not only where it changed
   // (Lazy): on a scattered placement every flow shares a link with every other
   // through some chain, so Lazy's search for what changed finds everything and costs
-  // on top (1.7-1.9x the CPU; near-neighbour placements within 10%, docs/simulate.md
-  // #speed); small actor
-  // stacks without guard pages (one actor per node: at 32,768 nodes, stacks with
-  // guards pass Linux's default 65,530 mappings per process, vm.max_map_count);
-  // only warnings logged.
+  // on top (Lazy took 1.7-1.9x Full's CPU there, near-neighbour placements
+  // 0.9-1.1x; docs/simulate.md#speed); small actor stacks without guard pages (one
+  // actor per node: at 32,768 nodes, stacks with guards pass Linux's default 65,530
+  // mappings per process, vm.max_map_count); only warnings logged.
   std::vector<std::string> args = {"hopmap-simgrid",
                                    "--cfg=network/crosstraffic:0",
                                    "--cfg=surf/precision:1e-9",

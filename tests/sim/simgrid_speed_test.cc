@@ -235,7 +235,8 @@ TEST(SimGridSpeedTest, TheDefaultTimeStepKeepsTimesWithinHalfAPercent) {
 // The worker re-solves the whole sharing at each event (network/optim:Full); SimGrid's
 // default re-solves the part the event changed (Lazy). Both solve the same system.
 TEST(SimGridSpeedTest, ReSolvingTheWholeSharingChangesNoTime) {
-  for (const Case& c : Cases()) {
+  const std::vector<Case> cases = Cases();
+  for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const double full = WorkerTime(c.model, {"--reference"});
     const double lazy = WorkerTime(c.model, {"--reference", "--cfg=network/optim:Lazy"});
@@ -246,7 +247,7 @@ TEST(SimGridSpeedTest, ReSolvingTheWholeSharingChangesNoTime) {
   absl::StatusOr<std::string> worker = FindSimGridWorker();
   ASSERT_TRUE(worker.ok()) << worker.status();
   absl::StatusOr<ProcessResult> run =
-      RunProcess({*worker, "--cfg=network/optim:Sometimes"}, EncodeNetworkModel(Cases()[0].model));
+      RunProcess({*worker, "--cfg=network/optim:Sometimes"}, EncodeNetworkModel(cases[0].model));
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_NE(run->exit_code, 0);
   EXPECT_THAT(run->err, HasSubstr("Sometimes")) << run->err;
