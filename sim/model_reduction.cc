@@ -43,18 +43,19 @@ std::vector<bool> RedundantLinks(const NetworkModel& model) {
   return redundant;
 }
 
-std::vector<double> PhaseTimeLowerBounds(const NetworkModel& model, const Lv08Factors& factors) {
+std::vector<PhaseBoundParts> PhaseTimeBoundParts(const NetworkModel& model,
+                                                 const Lv08Factors& factors) {
   const int64_t num_hosts = static_cast<int64_t>(model.hosts.size());
   absl::flat_hash_map<int64_t, const SimRoute*> route_of;
   route_of.reserve(model.routes.size());
   for (const SimRoute& route : model.routes)
     route_of[route.src_host * num_hosts + route.dst_host] = &route;
-  std::vector<double> bounds;
-  bounds.reserve(model.phases.size());
+  std::vector<PhaseBoundParts> parts;
+  parts.reserve(model.phases.size());
   std::vector<double> link_bytes(model.links.size());
   for (const std::vector<SimFlow>& phase : model.phases) {
     std::fill(link_bytes.begin(), link_bytes.end(), 0.0);
-    double bound = 0;
+    PhaseBoundParts bound;
     for (const SimFlow& flow : phase) {
       const double bytes = static_cast<double>(flow.bytes);
       double latency = model.node_latency;
@@ -71,16 +72,33 @@ std::vector<double> PhaseTimeLowerBounds(const NetworkModel& model, const Lv08Fa
         }
       }
       if (latency > 0) bandwidth = std::min(bandwidth, factors.tcp_gamma / (2 * latency));
-      bound = std::max(
-          bound, factors.latency_factor * latency + bytes / (factors.bandwidth_factor * bandwidth));
+      bound.slowest_flow =
+          std::max(bound.slowest_flow, factors.latency_factor * latency +
+                                           bytes / (factors.bandwidth_factor * bandwidth));
     }
     for (size_t l = 0; l < link_bytes.size(); ++l) {
-      bound =
-          std::max(bound, link_bytes[l] / (factors.bandwidth_factor * model.links[l].bandwidth));
+      bound.busiest_link = std::max(bound.busiest_link, link_bytes[l] / (factors.bandwidth_factor *
+                                                                         model.links[l].bandwidth));
     }
-    bounds.push_back(bound);
+    parts.push_back(bound);
   }
+  return parts;
+}
+
+std::vector<double> PhaseTimeLowerBounds(const NetworkModel& model, const Lv08Factors& factors) {
+  std::vector<double> bounds;
+  for (const PhaseBoundParts& part : PhaseTimeBoundParts(model, factors))
+    bounds.push_back(std::max(part.slowest_flow, part.busiest_link));
   return bounds;
+}
+
+bool LinksBindTheTime(const NetworkModel& model, const Lv08Factors& factors) {
+  double slowest_flow = 0, busiest_link = 0;
+  for (const PhaseBoundParts& part : PhaseTimeBoundParts(model, factors)) {
+    slowest_flow += part.slowest_flow;
+    busiest_link += part.busiest_link;
+  }
+  return busiest_link > slowest_flow;
 }
 
 }  // namespace hopmap::sim

@@ -27,6 +27,24 @@ std::vector<bool> RedundantLinks(const NetworkModel& model);
 // shares nothing). Indexed as model.phases.
 std::vector<double> PhaseTimeLowerBounds(const NetworkModel& model, const Lv08Factors& factors);
 
+// The two parts of a phase's lower bound: the slowest single flow alone, and the
+// busiest link's bytes over its bandwidth.
+struct PhaseBoundParts {
+  double slowest_flow = 0;
+  double busiest_link = 0;
+};
+std::vector<PhaseBoundParts> PhaseTimeBoundParts(const NetworkModel& model,
+                                                 const Lv08Factors& factors);
+
+// Whether the links' bandwidth, not each flow's own latency and window, bounds the
+// model's time: summed over the phases, the busiest link's time exceeds the slowest
+// flow's. The worker then has SimGrid re-solve the whole sharing at each event
+// (network/optim:Full), else only the part an event changed (Lazy): when the links
+// bind, every flow is coupled to every other through them and Lazy's search for the
+// changed part finds everything at a cost of its own; when they do not, that part is
+// small (docs/simulate.md#speed).
+bool LinksBindTheTime(const NetworkModel& model, const Lv08Factors& factors);
+
 }  // namespace hopmap::sim
 
 #endif  // HOPMAP_SIM_MODEL_REDUCTION_H_

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "sim/model_codec.h"
+#include "sim/model_reduction.h"
 #include "sim/simgrid_platform.h"
 #include "simgrid/s4u/Engine.hpp"
 
@@ -77,21 +78,21 @@ int main(int argc, char** argv) {
   // of its own in hopmap's models, so there is no reverse route to load with
   // acknowledgements); time steps of 1 ns, not 10 us (an iteration may take
   // microseconds; with a time step fraction, each phase sets its own); the sharing
-  // re-solved whole at each event (network/optim:Full), not only where it changed
-  // (Lazy): on a scattered placement every flow shares a link with every other
-  // through some chain, so Lazy's search for what changed finds everything and costs
-  // on top (Lazy took 1.7-1.9x Full's CPU there, near-neighbour placements
-  // 0.9-1.1x; docs/simulate.md#speed); small actor stacks without guard pages (one
+  // re-solved whole at each event (network/optim:Full) where the links bind the
+  // time, else only where an event changed it (Lazy; LinksBindTheTime says why;
+  // measured in docs/simulate.md#speed); small actor stacks without guard pages (one
   // actor per node: at 32,768 nodes, stacks with guards pass Linux's default 65,530
   // mappings per process, vm.max_map_count); only warnings logged.
-  std::vector<std::string> args = {"hopmap-simgrid",
-                                   "--cfg=network/crosstraffic:0",
-                                   "--cfg=surf/precision:1e-9",
-                                   "--cfg=network/optim:Full",
-                                   "--cfg=contexts/stack-size:128",
-                                   "--cfg=contexts/guard-size:0",
-                                   "--log=root.thres:warning",
-                                   "--log=no_loc"};
+  const bool links_bind = hopmap::sim::LinksBindTheTime(*model, hopmap::Lv08Factors{});
+  std::vector<std::string> args = {
+      "hopmap-simgrid",
+      "--cfg=network/crosstraffic:0",
+      "--cfg=surf/precision:1e-9",
+      links_bind ? "--cfg=network/optim:Full" : "--cfg=network/optim:Lazy",
+      "--cfg=contexts/stack-size:128",
+      "--cfg=contexts/guard-size:0",
+      "--log=root.thres:warning",
+      "--log=no_loc"};
   args.insert(args.end(), extra_settings.begin(), extra_settings.end());
   std::vector<char*> engine_argv;
   for (std::string& a : args) engine_argv.push_back(a.data());

@@ -90,6 +90,24 @@ TEST(PhaseTimeLowerBoundsTest, TheSlowestFlowAloneOrTheBusiestLink) {
                    13.01 * 2e-2 + 1e6 / (0.97 * (4194304 / (2 * 2e-2))));
 }
 
+// The worker re-solves the whole sharing (Full) when the links bind the time, only
+// the changed part (Lazy) when each flow's own latency does.
+TEST(PhaseTimeLowerBoundsTest, LinksBindWhenTheBusiestLinkOutlastsTheSlowestFlow) {
+  const Lv08Factors lv08;
+  // Ten flows of 1 KB over link 1 (1 GB/s, 1 us): 10 KB take 10.3 us on it, the
+  // slowest flow alone 2 x 13.01 us of latency and 1 us of bytes.
+  NetworkModel model = HandModel(3, {1e9, 1e9}, {{0, 2, {0, 1}}, {1, 2, {1}}}, {});
+  model.phases = {std::vector<SimFlow>(10, SimFlow{1, 2, 1000})};
+  const std::vector<PhaseBoundParts> parts = PhaseTimeBoundParts(model, lv08);
+  ASSERT_EQ(parts.size(), 1u);
+  EXPECT_DOUBLE_EQ(parts[0].slowest_flow, 13.01 * 1e-6 + 1e3 / (0.97 * 1e9));
+  EXPECT_DOUBLE_EQ(parts[0].busiest_link, 1e4 / (0.97 * 1e9));
+  EXPECT_FALSE(LinksBindTheTime(model, lv08));
+  // The same flows of 64 KB: 640 KB on the link take 660 us, one flow 81 us.
+  for (SimFlow& flow : model.phases[0]) flow.bytes = 65536;
+  EXPECT_TRUE(LinksBindTheTime(model, lv08));
+}
+
 // The model of `graph` (its edges as one phase, or `pattern`) placed by
 // `slot_of_task` on `spec`'s whole machine.
 NetworkModel ModelOf(const std::string& spec, const TaskGraph& graph,
@@ -232,13 +250,14 @@ TEST(SimGridSpeedTest, TheDefaultTimeStepKeepsTimesWithinHalfAPercent) {
   }
 }
 
-// The worker re-solves the whole sharing at each event (network/optim:Full); SimGrid's
-// default re-solves the part the event changed (Lazy). Both solve the same system.
+// The worker re-solves the whole sharing at each event (network/optim:Full) where the
+// links bind the time, else only the part the event changed (Lazy, SimGrid's
+// default). Both solve the same system.
 TEST(SimGridSpeedTest, ReSolvingTheWholeSharingChangesNoTime) {
   const std::vector<Case> cases = Cases();
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const double full = WorkerTime(c.model, {"--reference"});
+    const double full = WorkerTime(c.model, {"--reference", "--cfg=network/optim:Full"});
     const double lazy = WorkerTime(c.model, {"--reference", "--cfg=network/optim:Lazy"});
     ASSERT_GT(lazy, 0);
     EXPECT_NEAR(full / lazy, 1.0, 1e-9) << full << " vs " << lazy;
