@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/metrics/hop_bytes.h"
+#include "sim/compute_profile.h"
 #include "sim/installed_files.h"
 #include "sim/model_codec.h"
 #include "sim/subprocess.h"
@@ -240,6 +241,15 @@ absl::StatusOr<SimulationReport> SimulateMpiProgram(const SimulateRequest& reque
   for (absl::StatusOr<SimulationResult>& result : results) {
     if (!result.ok()) return result.status();  // the first failing placement, in order
     report.simulations.push_back(*std::move(result));
+  }
+  // The measured profile's one cost per code region, for replay-median.
+  if (profile != nullptr && absl::StartsWith(profile, "measure:")) {
+    const absl::Status medians = WriteRegionMedians(
+        std::string(profile + 8), static_cast<int>((*cases)[0].slot_of_task.size()));
+    if (!medians.ok()) {
+      return absl::Status(medians.code(),
+                          absl::StrCat("the compute profile's medians: ", medians.message()));
+    }
   }
   SetRatiosToInOrder(report);
   return report;

@@ -12,8 +12,11 @@
 3. map: four placements of the ranks on the allocation: in-order, Slurm 26's own
    topology ranking, Scotch 7 (scotch_gmap on the recorded graph) and hopmap (`auto`);
 4. run: `hopmap simulate --mpi` runs the SMPI build once per placement, replaying the
-   profile (HOPMAP_SMPI_COMPUTE=replay:DIR), and reports SMPI's clock when the
-   program ends (run time), the time the ranks spent in MPI, and the hop-bytes.
+   profile, and reports SMPI's clock when the program ends (run time), the time the
+   ranks spent in MPI, and the hop-bytes. By default each code region between two
+   MPI calls costs its median over all ranks and repeats
+   (HOPMAP_SMPI_COMPUTE=replay-median:DIR); --compute measured replays every burst
+   as measured (replay:DIR).
 
 Steps 1 and 2 depend only on (APP, RANKS, SIZE) and are kept in --work: a second
 machine reuses them. The same command gives the same times (docs/apps.md).
@@ -121,6 +124,9 @@ def main():
                     help="which placements besides in-order (comma-separated; also "
                     f"{', '.join(OTHER_PLACEMENTS)}: hopmap map --objective congestion, "
                     "dilation or time)")
+    ap.add_argument("--compute", default="median", choices=["median", "measured"],
+                    help="the computation the runs replay: each code region's median over "
+                    "ranks and repeats (default), or every burst as measured")
     ap.add_argument("-o", "--output", help="also write the rows as JSON here")
     ap.add_argument("--draw", help="also draw the run times as bars (.svg, .png or .pdf; "
                     "hopmap simulate --draw)")
@@ -218,7 +224,8 @@ def run_app(args):
     common = ["--local", "--machine", spec, "--nodes", node_spec, "--graph", graph]
     mpi_flags = ["--mpi", smpi_exe] + [x for a in app_args for x in ("--mpi-arg", a)]
     mpi_flags += [x for c in (args.smpi_cfg or SMPI_CONFIG) for x in ("--smpi-cfg", c)]
-    if not os.path.exists(os.path.join(profile, "complete")):
+    # A profile measured before the wrapper recorded code regions has no medians.
+    if not all(os.path.exists(os.path.join(profile, f)) for f in ("complete", "sites.median")):
         shutil.rmtree(profile, ignore_errors=True)
         os.makedirs(profile)
         print(f"run_app: {app} {ranks}: measuring the compute bursts under SMPI", file=sys.stderr)
@@ -281,9 +288,10 @@ def run_app(args):
     flags = [x for name, path, same in mappings if not same
              for x in ("--mapping", os.path.basename(path))]
     draw = ["--draw", os.path.abspath(args.draw)] if args.draw else []
+    replay = "replay-median:" if args.compute == "median" else "replay:"
     sim = json.loads(run([os.path.abspath(args.hopmap), "simulate"] + common + flags + mpi_flags +
                          ["--format", "json"] + draw, "run", app, cwd=pdir,
-                         env=dict(os.environ, HOPMAP_SMPI_COMPUTE="replay:" + profile)).stdout)
+                         env=dict(os.environ, HOPMAP_SMPI_COMPUTE=replay + profile)).stdout)
     by_path = {s["mapping"]: s for s in sim["simulations"]}
     rows = []
     for name, path in [("in-order", "in-order")] + [(n, p) for n, p, _ in mappings]:

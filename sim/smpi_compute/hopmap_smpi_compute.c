@@ -8,9 +8,15 @@
 //
 //   HOPMAP_SMPI_COMPUTE=measure:DIR  times every burst between two MPI calls of a
 //       rank on the host's CPU clock, charges it as simulated computation, and writes
-//       the bursts of rank R to DIR/rank-R.bursts at MPI_Finalize (a profile);
+//       the bursts of rank R to DIR/rank-R.bursts at MPI_Finalize (a profile), and
+//       the code region of each burst to DIR/rank-R.sites (hopmap simulate --mpi
+//       then writes DIR/sites.median: per region, the median burst over all ranks
+//       and repeats; sim/compute_profile.cc);
 //   HOPMAP_SMPI_COMPUTE=replay:DIR   charges, before the k-th MPI call of rank R,
 //       the k-th burst of DIR/rank-R.bursts instead of the time the code took;
+//   HOPMAP_SMPI_COMPUTE=replay-median:DIR   charges, before the k-th MPI call of rank
+//       R, the median of the k-th burst's region (DIR/sites.median): one cost per
+//       region, so the host's noise while measuring makes no rank slower than another;
 //   unset or empty                   passes every call through (no computation is
 //       charged when smpirun runs with smpi/simulate-computation:no).
 //
@@ -25,6 +31,11 @@
 //
 // A burst is charged through smpi_execute_flops at the host's own speed, so a
 // burst of s seconds takes s simulated seconds whatever smpi/host-speed says.
+//
+// A burst's region is the pair (call site that began it, call site that ends it),
+// a call site being the return address of the MPI call as an offset into the object
+// that made it (the same in every rank, whether SMPI privatizes ranks by loading a
+// copy of the program each or not).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -44,9 +55,17 @@
 #undef free
 #undef exit
 
-enum Mode { kOff = 0, kMeasure, kReplay };
+enum Mode { kOff = 0, kMeasure, kReplay, kReplayMedian };
 
 static const char kMagic[8] = {'H', 'M', 'B', 'U', 'R', 'S', 'T', '1'};
+static const char kSitesMagic[8] = {'H', 'M', 'S', 'I', 'T', 'E', 'S', '1'};
+static const char kMedianMagic[8] = {'H', 'M', 'M', 'E', 'D', 'I', 'A', '1'};
+
+// One region's cost in DIR/sites.median.
+struct RegionCost {
+  uint64_t region;
+  double seconds;
+};
 
 static enum Mode mode = kOff;
 static int world_rank = -1;
@@ -54,13 +73,15 @@ static char profile_dir[4096];
 static double* bursts = NULL;  // seconds, one per MPI call
 static int64_t burst_count = 0;
 static int64_t burst_capacity = 0;
-static int64_t call_index = 0;   // MPI calls made so far
-static int64_t unmatched = 0;    // replayed calls past the profile's end
-static double burst_start = -1;  // host clock at the end of the last call (measure)
-static double mpi_enter = 0;     // simulated clock at the current call's entry
-static double mpi_time = 0;      // simulated seconds inside MPI calls
-static double compute_time = 0;  // simulated seconds charged as computation
-static int depth = 0;            // nested wrapped calls (a wrapper calling another)
+static uint64_t* regions = NULL;    // measure: the region of each burst
+static uint64_t previous_site = 0;  // measure: where the current burst began
+static int64_t call_index = 0;      // MPI calls made so far
+static int64_t unmatched = 0;       // replayed calls past the profile's end
+static double burst_start = -1;     // host clock at the end of the last call (measure)
+static double mpi_enter = 0;        // simulated clock at the current call's entry
+static double mpi_time = 0;         // simulated seconds inside MPI calls
+static double compute_time = 0;     // simulated seconds charged as computation
+static int depth = 0;               // nested wrapped calls (a wrapper calling another)
 
 // The CPU time of the thread SMPI runs every rank in: it advances only while a rank
 // computes (ranks take turns, and between two of a rank's MPI calls no other runs),
@@ -84,55 +105,110 @@ static void Charge(double seconds) {
   smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
 }
 
-static void ProfilePath(char* path, size_t size) {
-  snprintf(path, size, "%s/rank-%d.bursts", profile_dir, world_rank);
+static void RankPath(char* path, size_t size, int rank, const char* suffix) {
+  snprintf(path, size, "%s/rank-%d.%s", profile_dir, rank, suffix);
 }
 
-static void ReadProfile(void) {
-  char path[4200];
-  ProfilePath(path, sizeof path);
+// Reads PATH: 8 bytes of MAGIC, a count, then count items of ITEM bytes (at least one
+// allocated). Stops the run with a line naming the file if it is not that.
+static void* ReadItems(const char* path, const char magic_expected[8], size_t item,
+                       const char* what_it_is, int64_t* count) {
+  char what[4400];
   FILE* in = fopen(path, "rb");
   if (in == NULL) {
-    char what[4400];
     snprintf(what, sizeof what, "%s: %s (make the profile with measure:DIR first)", path,
              strerror(errno));
     Die(what);
   }
   char magic[8];
-  int64_t count = 0;
-  if (fread(magic, 1, 8, in) != 8 || memcmp(magic, kMagic, 8) != 0 ||
-      fread(&count, sizeof count, 1, in) != 1 || count < 0) {
+  *count = 0;
+  if (fread(magic, 1, 8, in) != 8 || memcmp(magic, magic_expected, 8) != 0 ||
+      fread(count, sizeof *count, 1, in) != 1 || *count < 0) {
     fclose(in);
-    char what[4400];
-    snprintf(what, sizeof what, "%s: not a burst profile", path);
+    snprintf(what, sizeof what, "%s: not %s", path, what_it_is);
     Die(what);
   }
-  bursts = (double*)malloc((size_t)(count > 0 ? count : 1) * sizeof(double));
-  if (bursts == NULL || fread(bursts, sizeof(double), (size_t)count, in) != (size_t)count) {
+  void* items = malloc((size_t)(*count > 0 ? *count : 1) * item);
+  if (items == NULL || fread(items, item, (size_t)*count, in) != (size_t)*count) {
     fclose(in);
-    char what[4400];
-    snprintf(what, sizeof what, "%s: shorter than its %lld bursts", path, (long long)count);
+    snprintf(what, sizeof what, "%s: shorter than its %lld items", path, (long long)*count);
     Die(what);
   }
   fclose(in);
-  burst_count = count;
+  return items;
 }
 
-static void WriteProfile(void) {
-  char path[4200];
+// Writes PATH through a temporary file, so a reader never sees half of it.
+static void WriteItems(const char* path, const char magic[8], const void* items, size_t item,
+                       int64_t count) {
   char temp[4300];
-  ProfilePath(path, sizeof path);
   snprintf(temp, sizeof temp, "%s.tmp", path);
   FILE* out = fopen(temp, "wb");
-  int ok = out != NULL && fwrite(kMagic, 1, 8, out) == 8 &&
-           fwrite(&burst_count, sizeof burst_count, 1, out) == 1 &&
-           fwrite(bursts, sizeof(double), (size_t)burst_count, out) == (size_t)burst_count;
+  int ok = out != NULL && fwrite(magic, 1, 8, out) == 8 &&
+           fwrite(&count, sizeof count, 1, out) == 1 &&
+           fwrite(items, item, (size_t)count, out) == (size_t)count;
   if (out != NULL && fclose(out) != 0) ok = 0;
   if (!ok || rename(temp, path) != 0) {
     char what[4400];
     snprintf(what, sizeof what, "%s: cannot write: %s", path, strerror(errno));
     Die(what);
   }
+}
+
+static void WriteProfile(void) {
+  char path[4200];
+  RankPath(path, sizeof path, world_rank, "bursts");
+  WriteItems(path, kMagic, bursts, sizeof(double), burst_count);
+  RankPath(path, sizeof path, world_rank, "sites");
+  WriteItems(path, kSitesMagic, regions, sizeof(uint64_t), burst_count);
+}
+
+static void ReadProfile(void) {
+  char path[4200];
+  RankPath(path, sizeof path, world_rank, "bursts");
+  bursts = (double*)ReadItems(path, kMagic, sizeof(double), "a burst profile", &burst_count);
+}
+
+// replay-median: burst k becomes the median of its region.
+static void ReadMedianProfile(void) {
+  char path[4200];
+  RankPath(path, sizeof path, world_rank, "sites");
+  int64_t count = 0;
+  uint64_t* rank_regions =
+      (uint64_t*)ReadItems(path, kSitesMagic, sizeof(uint64_t), "a profile's sites", &count);
+  char medians_path[4200];
+  snprintf(medians_path, sizeof medians_path, "%s/sites.median", profile_dir);
+  int64_t medians = 0;
+  struct RegionCost* costs = (struct RegionCost*)ReadItems(
+      medians_path, kMedianMagic, sizeof(struct RegionCost), "a profile's medians", &medians);
+  bursts = (double*)malloc((size_t)(count > 0 ? count : 1) * sizeof(double));
+  if (bursts == NULL) Die("out of memory for the profile");
+  for (int64_t k = 0; k < count; ++k) {
+    const struct RegionCost key = {rank_regions[k], 0};
+    const struct RegionCost* found = NULL;
+    int64_t low = 0, high = medians;  // costs are sorted by region, one each
+    while (low < high && found == NULL) {
+      const int64_t mid = low + (high - low) / 2;
+      if (costs[mid].region == key.region) {
+        found = &costs[mid];
+      } else if (costs[mid].region < key.region) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    if (found == NULL) {
+      char what[4400];
+      snprintf(what, sizeof what,
+               "%s: no cost for burst %lld of rank %d (its sites are from another measure run?)",
+               medians_path, (long long)k, world_rank);
+      Die(what);
+    }
+    bursts[k] = found->seconds;
+  }
+  free(rank_regions);
+  free(costs);
+  burst_count = count;
 }
 
 static void Setup(void) {
@@ -146,25 +222,48 @@ static void Setup(void) {
   } else if (strncmp(spec, "replay:", 7) == 0) {
     mode = kReplay;
     dir = spec + 7;
+  } else if (strncmp(spec, "replay-median:", 14) == 0) {
+    mode = kReplayMedian;
+    dir = spec + 14;
   } else {
-    Die("HOPMAP_SMPI_COMPUTE: expected measure:DIR or replay:DIR");
+    Die("HOPMAP_SMPI_COMPUTE: expected measure:DIR, replay:DIR or replay-median:DIR");
   }
   if (*dir == '\0' || strlen(dir) >= sizeof profile_dir) Die("HOPMAP_SMPI_COMPUTE: no folder");
   snprintf(profile_dir, sizeof profile_dir, "%s", dir);
   if (mode == kReplay) ReadProfile();
+  if (mode == kReplayMedian) ReadMedianProfile();
   burst_start = HostSeconds();
 }
 
-// At the entry of a wrapped call: the burst that ends here becomes simulated time.
-static void Enter(void) {
+// A call site: the return address as an offset into the object it is in.
+static uint64_t SiteOf(const void* return_address) {
+  Dl_info info;
+  if (dladdr(return_address, &info) != 0 && info.dli_fbase != NULL)
+    return (uint64_t)((uintptr_t)return_address - (uintptr_t)info.dli_fbase);
+  return (uint64_t)(uintptr_t)return_address;
+}
+
+static uint64_t Mix(uint64_t x) {  // splitmix64's finalizer
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// At the entry of a wrapped call made from RETURN_ADDRESS: the burst that ends here
+// becomes simulated time.
+static void Enter(const void* return_address) {
   if (depth++ > 0 || mode == kOff) return;
   if (mode == kMeasure) {
     const double burst = HostSeconds() - burst_start;
     if (burst_count == burst_capacity) {
       burst_capacity = burst_capacity > 0 ? 2 * burst_capacity : 4096;
       bursts = (double*)realloc(bursts, (size_t)burst_capacity * sizeof(double));
-      if (bursts == NULL) Die("out of memory for the profile");
+      regions = (uint64_t*)realloc(regions, (size_t)burst_capacity * sizeof(uint64_t));
+      if (bursts == NULL || regions == NULL) Die("out of memory for the profile");
     }
+    const uint64_t site = SiteOf(return_address);
+    regions[burst_count] = Mix(Mix(previous_site) ^ site);
+    previous_site = site;
     bursts[burst_count++] = burst;
     Charge(burst);
   } else if (call_index < burst_count) {
@@ -213,7 +312,7 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 
 int MPI_Finalize(void) {
   if (mode != kOff) {
-    Enter();
+    Enter(__builtin_return_address(0));
     Leave();
     if (mode == kMeasure) WriteProfile();
     Report();
@@ -224,7 +323,7 @@ int MPI_Finalize(void) {
 // Every wrapped call: the burst before it, then the call, timed on the simulated clock.
 #define HOPMAP_WRAP(name, params, args)  \
   int MPI_##name params {                \
-    Enter();                             \
+    Enter(__builtin_return_address(0));  \
     const int result = PMPI_##name args; \
     Leave();                             \
     return result;                       \
@@ -281,7 +380,7 @@ HOPMAP_WRAP(Cart_create, (MPI_Comm comm, int ndims, const int* dims, const int* 
 
 // A program that reads the clock between two calls sees the computation so far.
 double MPI_Wtime(void) {
-  Enter();
+  Enter(__builtin_return_address(0));
   const double now = PMPI_Wtime();
   Leave();
   return now;
@@ -307,7 +406,7 @@ static void* SmpiSymbol(const char* name) {
             void* j, void* k, void* l, void* m) {                                            \
     static FortranCall smpi = NULL;                                                          \
     if (smpi == NULL) smpi = (FortranCall)SmpiSymbol(#name);                                 \
-    Enter();                                                                                 \
+    Enter(__builtin_return_address(0));                                                      \
     smpi(a, b, c, d, e, f, g, h, i, j, k, l, m);                                             \
     Leave();                                                                                 \
   }
@@ -335,7 +434,7 @@ HOPMAP_WRAP_FORTRAN(mpi_comm_create_)
 HOPMAP_WRAP_FORTRAN(mpi_cart_create_)
 
 double mpi_wtime_(void) {
-  Enter();
+  Enter(__builtin_return_address(0));
   const double now = PMPI_Wtime();
   Leave();
   return now;
@@ -352,7 +451,7 @@ void mpi_finalize_(int* ierr) {
   static void (*smpi)(int*) = NULL;
   if (smpi == NULL) smpi = (void (*)(int*))SmpiSymbol("mpi_finalize_");
   if (mode != kOff) {
-    Enter();
+    Enter(__builtin_return_address(0));
     Leave();
     if (mode == kMeasure) WriteProfile();
     Report();
