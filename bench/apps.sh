@@ -3,7 +3,8 @@
 # miniGhost), recorded, mapped and run on simulated machines (issue 44; docs/apps.md).
 # For every application and machine, deploy/apps/run_app.py records the graph with
 # MPICH, measures the compute bursts once under SMPI, and runs the SMPI build once
-# per placement (in-order, Slurm 26's ranking, Scotch 7, hopmap auto) replaying them.
+# per placement (in-order, Slurm 26's ranking, Scotch 7, hopmap auto) replaying each
+# code region's median burst over ranks and repeats.
 #
 # Usage: bash bench/apps.sh quick|full -o FILE.json
 #   quick: LULESH at 64 ranks on a Kraken allocation in three pieces
