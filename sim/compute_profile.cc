@@ -1,17 +1,15 @@
 #include "sim/compute_profile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/io/line_reader.h"
 
 namespace hopmap::sim {
 namespace {
@@ -30,19 +28,18 @@ static_assert(sizeof(RegionCost) == 16, "the C wrapper reads the same 16-byte pa
 
 template <typename Item>
 absl::StatusOr<std::vector<Item>> ReadItems(const std::string& path, const char (&magic)[8]) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  char seen[8];
-  int64_t count = 0;
-  if (!in.read(seen, 8) || std::memcmp(seen, magic, 8) != 0 ||
-      !in.read(reinterpret_cast<char*>(&count), sizeof count) || count < 0) {
+  absl::StatusOr<std::string> bytes = ReadFileToString(path);
+  if (!bytes.ok()) return bytes.status();
+  int64_t count = -1;
+  if (bytes->size() >= 16) std::memcpy(&count, bytes->data() + 8, sizeof count);
+  if (count < 0 || bytes->compare(0, 8, magic, 8) != 0) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": not a compute profile file"));
   }
-  std::vector<Item> items(static_cast<size_t>(count));
-  if (!in.read(reinterpret_cast<char*>(items.data()),
-               static_cast<std::streamsize>(items.size() * sizeof(Item)))) {
+  if ((bytes->size() - 16) / sizeof(Item) < static_cast<uint64_t>(count)) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": shorter than its ", count, " items"));
   }
+  std::vector<Item> items(static_cast<size_t>(count));
+  std::memcpy(items.data(), bytes->data() + 16, items.size() * sizeof(Item));
   return items;
 }
 
@@ -78,23 +75,13 @@ absl::Status WriteRegionMedians(const std::string& dir, int ranks) {
     medians.push_back({all[first].region, middle});
     first = end;
   }
-  // Through a temporary file, so a replaying run never reads half of it.
-  const std::string path = absl::StrCat(dir, "/sites.median");
-  const std::string temp = absl::StrCat(path, ".tmp");
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    const int64_t count = static_cast<int64_t>(medians.size());
-    out.write(kMedianMagic, 8);
-    out.write(reinterpret_cast<const char*>(&count), sizeof count);
-    out.write(reinterpret_cast<const char*>(medians.data()),
-              static_cast<std::streamsize>(medians.size() * sizeof(RegionCost)));
-    out.close();
-    if (!out) return absl::InternalError(absl::StrCat(temp, ": cannot write"));
-  }
-  std::error_code renamed;
-  std::filesystem::rename(temp, path, renamed);
-  if (renamed) return absl::InternalError(absl::StrCat(path, ": ", renamed.message()));
-  return absl::OkStatus();
+  const int64_t count = static_cast<int64_t>(medians.size());
+  std::string contents(kMedianMagic, 8);
+  contents.append(reinterpret_cast<const char*>(&count), sizeof count);
+  contents.append(reinterpret_cast<const char*>(medians.data()),
+                  medians.size() * sizeof(RegionCost));
+  // Atomically, so a replaying run never reads half of it.
+  return WriteFileAtomically(absl::StrCat(dir, "/sites.median"), contents);
 }
 
 }  // namespace hopmap::sim

@@ -169,6 +169,13 @@ static void ReadProfile(void) {
   bursts = (double*)ReadItems(path, kMagic, sizeof(double), "a burst profile", &burst_count);
 }
 
+// sites.median holds one cost per region, sorted by region.
+static int CompareRegions(const void* a, const void* b) {
+  const uint64_t x = ((const struct RegionCost*)a)->region;
+  const uint64_t y = ((const struct RegionCost*)b)->region;
+  return (x > y) - (x < y);
+}
+
 // replay-median: burst k becomes the median of its region.
 static void ReadMedianProfile(void) {
   char path[4200];
@@ -185,18 +192,8 @@ static void ReadMedianProfile(void) {
   if (bursts == NULL) Die("out of memory for the profile");
   for (int64_t k = 0; k < count; ++k) {
     const struct RegionCost key = {rank_regions[k], 0};
-    const struct RegionCost* found = NULL;
-    int64_t low = 0, high = medians;  // costs are sorted by region, one each
-    while (low < high && found == NULL) {
-      const int64_t mid = low + (high - low) / 2;
-      if (costs[mid].region == key.region) {
-        found = &costs[mid];
-      } else if (costs[mid].region < key.region) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
+    const struct RegionCost* found = (const struct RegionCost*)bsearch(
+        &key, costs, (size_t)medians, sizeof *costs, CompareRegions);
     if (found == NULL) {
       char what[4400];
       snprintf(what, sizeof what,
