@@ -222,6 +222,46 @@ absl::StatusOr<TaskGraph> TaskGraphBuilder::Build() && {
   return g;
 }
 
+absl::StatusOr<TaskGraph> TaskGraph::Permuted(std::span<const TaskId> order) const {
+  const TaskId n = num_tasks();
+  if (static_cast<TaskId>(order.size()) != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the new order has ", order.size(), " tasks, the graph ", n));
+  }
+  std::vector<TaskId> new_id(n, -1);
+  for (TaskId i = 0; i < n; ++i) {
+    const TaskId t = order[i];
+    if (t < 0 || t >= n || new_id[t] >= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the new order names task ", t, " twice or out of range"));
+    }
+    new_id[t] = i;
+  }
+  TaskGraph out;
+  out.xadj_.resize(xadj_.size());
+  out.xadj_[0] = 0;
+  for (TaskId i = 0; i < n; ++i) out.xadj_[i + 1] = out.xadj_[i] + degree(order[i]);
+  out.adjncy_.resize(adjncy_.size());
+  out.adjwgt_.resize(adjwgt_.size());
+  constexpr TaskId kRowsPerBlock = 4096;
+  tbb::parallel_for(
+      tbb::blocked_range<TaskId>(0, n, kRowsPerBlock), [&](const tbb::blocked_range<TaskId>& rows) {
+        std::vector<std::pair<TaskId, Bytes>> row;
+        for (TaskId i = rows.begin(); i < rows.end(); ++i) {
+          row.clear();
+          ForEachNeighbor(order[i], [&](TaskId v, Bytes w) { row.push_back({new_id[v], w}); });
+          std::sort(row.begin(), row.end());
+          for (size_t k = 0; k < row.size(); ++k) {
+            out.adjncy_[out.xadj_[i] + k] = row[k].first;
+            out.adjwgt_[out.xadj_[i] + k] = row[k].second;
+          }
+        }
+      });
+  out.total_bytes_ = total_bytes_;
+  out.self_bytes_ = self_bytes_;
+  return out;
+}
+
 std::vector<TaskId> BreadthFirstOrder(const TaskGraph& graph) {
   const TaskId n = graph.num_tasks();
   std::vector<TaskId> order;

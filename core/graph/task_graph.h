@@ -49,6 +49,10 @@ class TaskGraph {
   [[nodiscard]] Bytes weighted_degree(TaskId u) const;
   [[nodiscard]] int64_t max_degree() const;
 
+  // The same graph with its tasks renumbered: task i of the result is task order[i]
+  // (`order` names every task once; InvalidArgument otherwise). Each row sorted by
+  // neighbour. O(m log degree), rows in parallel.
+  [[nodiscard]] absl::StatusOr<TaskGraph> Permuted(std::span<const TaskId> order) const;
   // Calls f(neighbour, bytes) for every edge of u.
   template <typename F>
   void ForEachNeighbor(TaskId u, F&& f) const {

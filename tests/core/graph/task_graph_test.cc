@@ -100,5 +100,34 @@ TEST(TaskGraphTest, InducedSubgraphKeepsTheEdgesAmongTheTasks) {
               ::testing::UnorderedElementsAre(std::make_pair(1, 8), std::make_pair(2, 7)));
 }
 
+// Permuted is the whole graph induced in a new order, and refuses an order that is
+// not a permutation.
+TEST(TaskGraphTest, PermutedIsTheSameGraphInTheNewOrder) {
+  TaskGraphBuilder builder(5);
+  ASSERT_TRUE(builder.AddTraffic(0, 1, 5).ok());
+  ASSERT_TRUE(builder.AddTraffic(1, 2, 6).ok());
+  ASSERT_TRUE(builder.AddTraffic(2, 3, 7).ok());
+  ASSERT_TRUE(builder.AddTraffic(0, 3, 8).ok());
+  ASSERT_TRUE(builder.AddTraffic(4, 4, 9).ok());  // self traffic, task 4 otherwise alone
+  const TaskGraph graph = *std::move(builder).Build();
+  const std::vector<TaskId> order = {3, 4, 0, 2, 1};
+  absl::StatusOr<TaskGraph> permuted = graph.Permuted(order);
+  ASSERT_TRUE(permuted.ok()) << permuted.status();
+  absl::StatusOr<TaskGraph> induced = InducedSubgraph(graph, order);
+  ASSERT_TRUE(induced.ok()) << induced.status();
+  EXPECT_EQ(permuted->xadj(), induced->xadj());
+  EXPECT_EQ(permuted->adjncy(), induced->adjncy());
+  EXPECT_EQ(permuted->adjwgt(), induced->adjwgt());
+  EXPECT_EQ(permuted->total_bytes(), graph.total_bytes());
+  EXPECT_EQ(permuted->self_bytes(), 9);
+
+  EXPECT_THAT(graph.Permuted(std::vector<TaskId>{0, 1, 2}).status().message(),
+              ::testing::HasSubstr("has 3 tasks, the graph 5"));
+  EXPECT_THAT(graph.Permuted(std::vector<TaskId>{0, 1, 2, 2, 4}).status().message(),
+              ::testing::HasSubstr("names task 2 twice"));
+  EXPECT_THAT(graph.Permuted(std::vector<TaskId>{0, 1, 2, 3, 7}).status().message(),
+              ::testing::HasSubstr("task 7 twice or out of range"));
+}
+
 }  // namespace
 }  // namespace hopmap
