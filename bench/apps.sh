@@ -70,8 +70,8 @@ python3 - "$OUT" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(f"bench/apps.sh {d['mode']} ({d['date']}, {d['wall_seconds']} s)\n")
-print("| app | ranks | machine | placement | run time (s) | vs in-order | MPI time (s) | hop-bytes |")
-print("|---|---|---|---|---|---|---|---|")
+print("| app | ranks | machine | placement | run time (s) | vs in-order | MPI time (s) | in collectives (s) | hop-bytes |")
+print("|---|---|---|---|---|---|---|---|---|")
 base = {}
 for r in d["runs"]:
     key = (r["app"], r["machine"])
@@ -80,5 +80,5 @@ for r in d["runs"]:
     same = " (= in-order)" if r.get("same_as_in_order") else ""
     print(f"| {r['app']} | {r['ranks']} | {r['machine']} | {r['placement']}{same} | "
           f"{r['run_time_s']:.6f} | {r['run_time_s'] / base[key]:.3f} | {r['mpi_time_s']:.6f} | "
-          f"{r['hop_bytes']} |")
+          f"{r.get('collective_s', 0.0):.6f} | {r['hop_bytes']} |")
 EOF

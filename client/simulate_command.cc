@@ -54,16 +54,17 @@ std::string TextReport(const SimulationReport& r, bool mpi) {
     const bool profiled = !r.simulations.empty() && r.simulations[0].mpi_time_s.has_value();
     std::vector<std::vector<std::string>> rows = {
         {"mapping", "time_s", "vs in-order", "hop_bytes"}};
-    if (profiled) rows[0].insert(rows[0].end(), {"mpi_time_s", "compute_s"});
+    if (profiled) rows[0].insert(rows[0].end(), {"mpi_time_s", "collective_s", "compute_s"});
     for (const SimulationResult& s : r.simulations) {
       rows.push_back({s.mapping, absl::StrFormat("%.6g", s.time_s),
                       absl::StrFormat("%.4f", s.ratio_to_in_order), absl::StrCat(s.hop_bytes)});
       if (profiled) {
         rows.back().push_back(absl::StrFormat("%.6g", s.mpi_time_s.value_or(0)));
+        rows.back().push_back(absl::StrFormat("%.6g", s.collective_s.value_or(0)));
         rows.back().push_back(absl::StrFormat("%.6g", s.compute_s.value_or(0)));
       }
     }
-    absl::StrAppend(&text, FormatTable(rows, {false, true, true, true, true, true}));
+    absl::StrAppend(&text, FormatTable(rows, {false, true, true, true, true, true, true}));
     return text;
   }
   absl::StrAppend(

@@ -69,7 +69,8 @@ std::optional<double> SimulatedTime(absl::string_view output) {
 
 // The line rank 0 of a program linked with hopmap's compute profile prints at
 // MPI_Finalize (sim/smpi_compute/hopmap_smpi_compute.c):
-//   hopmap-smpi-compute: ranks=N mpi_time_s=S mpi_time_max_s=S compute_s=S calls=N unmatched=N
+//   hopmap-smpi-compute: ranks=N mpi_time_s=S mpi_time_max_s=S compute_s=S collective_s=S
+//                        calls=N unmatched=N
 void ReadComputeProfileLine(absl::string_view output, SimulationResult& result) {
   for (absl::string_view line : absl::StrSplit(output, '\n')) {
     if (!absl::ConsumePrefix(&line, "hopmap-smpi-compute: ")) continue;
@@ -79,6 +80,7 @@ void ReadComputeProfileLine(absl::string_view output, SimulationResult& result) 
       if (!absl::SimpleAtod(kv.second, &value)) continue;
       if (kv.first == "mpi_time_s") result.mpi_time_s = value;
       if (kv.first == "compute_s") result.compute_s = value;
+      if (kv.first == "collective_s") result.collective_s = value;
       if (kv.first == "unmatched") result.unmatched_calls = static_cast<int64_t>(value);
     }
   }

@@ -59,8 +59,11 @@ struct SimulationResult {
   // simulate --mpi of a program linked with hopmap's compute profile
   // (sim/smpi_compute, docs/apps.md): per rank, on average, the simulated seconds
   // spent inside MPI calls and charged as computation, and the calls past the
-  // profile's end (0 when every rank made the calls the profile has). Unset otherwise.
+  // profile's end (0 when every rank made the calls the profile has); collective_s is
+  // the part of mpi_time_s inside collective calls, whose traffic the recorded graph
+  // leaves out. Unset otherwise.
   std::optional<double> mpi_time_s;
+  std::optional<double> collective_s;
   std::optional<double> compute_s;
   std::optional<int64_t> unmatched_calls;
 };

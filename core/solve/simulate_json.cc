@@ -35,6 +35,7 @@ nlohmann::ordered_json SimulationReportToJson(const SimulationReport& report) {
       s["link_class_bytes"] = std::move(by_class);
     }
     if (r.mpi_time_s.has_value()) s["mpi_time_s"] = *r.mpi_time_s;
+    if (r.collective_s.has_value()) s["collective_s"] = *r.collective_s;
     if (r.compute_s.has_value()) s["compute_s"] = *r.compute_s;
     if (r.unmatched_calls.has_value()) s["unmatched_calls"] = *r.unmatched_calls;
     simulations.push_back(std::move(s));

@@ -146,10 +146,11 @@ def main():
 
 def print_rows(rows):
     print(f"{'app':9} {'ranks':>5} {'machine':24} {'placement':9} {'run_time_s':>12} "
-          f"{'mpi_time_s':>12} {'hop_bytes':>16}")
+          f"{'mpi_time_s':>12} {'collective_s':>12} {'hop_bytes':>16}")
     for r in rows:
         print(f"{r['app']:9} {r['ranks']:5d} {r['machine']:24} {r['placement']:9} "
-              f"{r['run_time_s']:12.6f} {r['mpi_time_s']:12.6f} {r['hop_bytes']:16d}")
+              f"{r['run_time_s']:12.6f} {r['mpi_time_s']:12.6f} {r.get('collective_s', 0.0):12.6f} "
+              f"{r['hop_bytes']:16d}")
 
 
 def run_app(args):
@@ -302,7 +303,8 @@ def run_app(args):
                   "profile's end were charged no computation", file=sys.stderr)
         rows.append({"app": app, "ranks": ranks, "machine": args.machine, "nodes": node_spec,
                      "placement": name, "run_time_s": s["time_s"],
-                     "mpi_time_s": s.get("mpi_time_s", 0.0), "compute_s": s.get("compute_s", 0.0),
+                     "mpi_time_s": s.get("mpi_time_s", 0.0),
+                     "collective_s": s.get("collective_s", 0.0), "compute_s": s.get("compute_s", 0.0),
                      "hop_bytes": s["hop_bytes"], "same_as_in_order": same})
     print(f"run_app: {app} {ranks} on {args.machine}: {time.monotonic() - started:.0f} s",
           file=sys.stderr)

@@ -24,10 +24,12 @@
 // order can change how often a program polls) is charged nothing past the end;
 // rank 0 reports the count. In both modes rank 0 prints, at MPI_Finalize, one line
 //   hopmap-smpi-compute: ranks=N mpi_time_s=MEAN mpi_time_max_s=MAX compute_s=MEAN
-//                        calls=N unmatched=N   (one line)
-// with the simulated time the ranks spent inside MPI calls (hopmap simulate --mpi
-// reads it). The wrapper keeps its state in globals, which SMPI privatizes per rank
-// (smpi/privatization, on by default and needed by most programs anyway).
+//                        collective_s=MEAN calls=N unmatched=N   (one line)
+// with the simulated time the ranks spent inside MPI calls and the part of it in
+// collective calls (barriers, reductions, gathers, all-to-alls, communicator
+// creation: traffic a mapped graph of point-to-point messages leaves out); hopmap
+// simulate --mpi reads it. The wrapper keeps its state in globals, which SMPI
+// privatizes per rank (smpi/privatization, on by default and needed by most programs).
 //
 // A burst is charged through smpi_execute_flops at the host's own speed, so a
 // burst of s seconds takes s simulated seconds whatever smpi/host-speed says.
@@ -80,6 +82,8 @@ static int64_t unmatched = 0;       // replayed calls past the profile's end
 static double burst_start = -1;     // host clock at the end of the last call (measure)
 static double mpi_enter = 0;        // simulated clock at the current call's entry
 static double mpi_time = 0;         // simulated seconds inside MPI calls
+static double collective_time = 0;  // the part of mpi_time inside collective calls
+static int in_collective = 0;       // the outermost wrapped call is a collective
 static double compute_time = 0;     // simulated seconds charged as computation
 static int depth = 0;               // nested wrapped calls (a wrapper calling another)
 
@@ -248,8 +252,9 @@ static uint64_t Mix(uint64_t x) {  // splitmix64's finalizer
 
 // At the entry of a wrapped call made from RETURN_ADDRESS: the burst that ends here
 // becomes simulated time.
-static void Enter(const void* return_address) {
+static void Enter(const void* return_address, int collective) {
   if (depth++ > 0 || mode == kOff) return;
+  in_collective = collective;
   if (mode == kMeasure) {
     const double burst = HostSeconds() - burst_start;
     if (burst_count == burst_capacity) {
@@ -274,23 +279,25 @@ static void Enter(const void* return_address) {
 
 static void Leave(void) {
   if (--depth > 0 || mode == kOff) return;
-  mpi_time += PMPI_Wtime() - mpi_enter;
+  const double inside = PMPI_Wtime() - mpi_enter;
+  mpi_time += inside;
+  if (in_collective) collective_time += inside;
   if (mode == kMeasure) burst_start = HostSeconds();
 }
 
 static void Report(void) {
-  double mine[4] = {mpi_time, compute_time, (double)call_index, (double)unmatched};
-  double sums[4] = {0, 0, 0, 0};
+  double mine[5] = {mpi_time, compute_time, (double)call_index, (double)unmatched, collective_time};
+  double sums[5] = {0, 0, 0, 0, 0};
   double max_mpi = 0;
   int ranks = 1;
   PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  PMPI_Reduce(mine, sums, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(mine, sums, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(&mpi_time, &max_mpi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (world_rank == 0) {
     printf(
         "hopmap-smpi-compute: ranks=%d mpi_time_s=%.9g mpi_time_max_s=%.9g compute_s=%.9g "
-        "calls=%.0f unmatched=%.0f\n",
-        ranks, sums[0] / ranks, max_mpi, sums[1] / ranks, sums[2], sums[3]);
+        "collective_s=%.9g calls=%.0f unmatched=%.0f\n",
+        ranks, sums[0] / ranks, max_mpi, sums[1] / ranks, sums[4] / ranks, sums[2], sums[3]);
     fflush(stdout);
   }
 }
@@ -309,7 +316,7 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 
 int MPI_Finalize(void) {
   if (mode != kOff) {
-    Enter(__builtin_return_address(0));
+    Enter(__builtin_return_address(0), 0);
     Leave();
     if (mode == kMeasure) WriteProfile();
     Report();
@@ -318,13 +325,15 @@ int MPI_Finalize(void) {
 }
 
 // Every wrapped call: the burst before it, then the call, timed on the simulated clock.
-#define HOPMAP_WRAP(name, params, args)  \
-  int MPI_##name params {                \
-    Enter(__builtin_return_address(0));  \
-    const int result = PMPI_##name args; \
-    Leave();                             \
-    return result;                       \
+#define HOPMAP_WRAP_KIND(name, params, args, collective) \
+  int MPI_##name params {                                \
+    Enter(__builtin_return_address(0), collective);      \
+    const int result = PMPI_##name args;                 \
+    Leave();                                             \
+    return result;                                       \
   }
+#define HOPMAP_WRAP(name, params, args) HOPMAP_WRAP_KIND(name, params, args, 0)
+#define HOPMAP_WRAP_COLLECTIVE(name, params, args) HOPMAP_WRAP_KIND(name, params, args, 1)
 
 // clang-format off
 HOPMAP_WRAP(Send, (const void* buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm comm), (buf, count, type, dst, tag, comm))
@@ -351,33 +360,33 @@ HOPMAP_WRAP(Testany, (int count, MPI_Request reqs[], int* index, int* flag, MPI_
 HOPMAP_WRAP(Testsome, (int count, MPI_Request reqs[], int* outcount, int* indices, MPI_Status statuses[]), (count, reqs, outcount, indices, statuses))
 HOPMAP_WRAP(Start, (MPI_Request* req), (req))
 HOPMAP_WRAP(Startall, (int count, MPI_Request* reqs), (count, reqs))
-HOPMAP_WRAP(Barrier, (MPI_Comm comm), (comm))
-HOPMAP_WRAP(Bcast, (void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm), (buf, count, type, root, comm))
-HOPMAP_WRAP(Reduce, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm), (sbuf, rbuf, count, type, op, root, comm))
-HOPMAP_WRAP(Allreduce, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
-HOPMAP_WRAP(Scan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
-HOPMAP_WRAP(Exscan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
-HOPMAP_WRAP(Reduce_scatter, (const void* sbuf, void* rbuf, const int* rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, rcounts, type, op, comm))
-HOPMAP_WRAP(Reduce_scatter_block, (const void* sbuf, void* rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, rcount, type, op, comm))
-HOPMAP_WRAP(Gather, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))
-HOPMAP_WRAP(Gatherv, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* displs, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm))
-HOPMAP_WRAP(Scatter, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))
-HOPMAP_WRAP(Scatterv, (const void* sbuf, const int* scounts, const int* displs, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm))
-HOPMAP_WRAP(Allgather, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm))
-HOPMAP_WRAP(Allgatherv, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* displs, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm))
-HOPMAP_WRAP(Alltoall, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm))
-HOPMAP_WRAP(Alltoallv, (const void* sbuf, const int* scounts, const int* sdispls, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* rdispls, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm))
+HOPMAP_WRAP_COLLECTIVE(Barrier, (MPI_Comm comm), (comm))
+HOPMAP_WRAP_COLLECTIVE(Bcast, (void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm), (buf, count, type, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Reduce, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm), (sbuf, rbuf, count, type, op, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Allreduce, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
+HOPMAP_WRAP_COLLECTIVE(Scan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
+HOPMAP_WRAP_COLLECTIVE(Exscan, (const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, count, type, op, comm))
+HOPMAP_WRAP_COLLECTIVE(Reduce_scatter, (const void* sbuf, void* rbuf, const int* rcounts, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, rcounts, type, op, comm))
+HOPMAP_WRAP_COLLECTIVE(Reduce_scatter_block, (const void* sbuf, void* rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm), (sbuf, rbuf, rcount, type, op, comm))
+HOPMAP_WRAP_COLLECTIVE(Gather, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Gatherv, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* displs, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Scatter, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Scatterv, (const void* sbuf, const int* scounts, const int* displs, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm), (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm))
+HOPMAP_WRAP_COLLECTIVE(Allgather, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm))
+HOPMAP_WRAP_COLLECTIVE(Allgatherv, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* displs, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm))
+HOPMAP_WRAP_COLLECTIVE(Alltoall, (const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm))
+HOPMAP_WRAP_COLLECTIVE(Alltoallv, (const void* sbuf, const int* scounts, const int* sdispls, MPI_Datatype stype, void* rbuf, const int* rcounts, const int* rdispls, MPI_Datatype rtype, MPI_Comm comm), (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm))
 // Calls that make a communicator talk to its ranks: SMPI may run other ranks inside
 // them, and a burst that spanned one would count their work as this rank's.
-HOPMAP_WRAP(Comm_dup, (MPI_Comm comm, MPI_Comm* out), (comm, out))
-HOPMAP_WRAP(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm* out), (comm, color, key, out))
-HOPMAP_WRAP(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm* out), (comm, group, out))
-HOPMAP_WRAP(Cart_create, (MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* out), (comm, ndims, dims, periods, reorder, out))
+HOPMAP_WRAP_COLLECTIVE(Comm_dup, (MPI_Comm comm, MPI_Comm* out), (comm, out))
+HOPMAP_WRAP_COLLECTIVE(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm* out), (comm, color, key, out))
+HOPMAP_WRAP_COLLECTIVE(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm* out), (comm, group, out))
+HOPMAP_WRAP_COLLECTIVE(Cart_create, (MPI_Comm comm, int ndims, const int* dims, const int* periods, int reorder, MPI_Comm* out), (comm, ndims, dims, periods, reorder, out))
 // clang-format on
 
 // A program that reads the clock between two calls sees the computation so far.
 double MPI_Wtime(void) {
-  Enter(__builtin_return_address(0));
+  Enter(__builtin_return_address(0), 0);
   const double now = PMPI_Wtime();
   Leave();
   return now;
@@ -398,15 +407,17 @@ static void* SmpiSymbol(const char* name) {
   return symbol;
 }
 
-#define HOPMAP_WRAP_FORTRAN(name)                                                            \
+#define HOPMAP_WRAP_FORTRAN_KIND(name, collective)                                           \
   void name(void* a, void* b, void* c, void* d, void* e, void* f, void* g, void* h, void* i, \
             void* j, void* k, void* l, void* m) {                                            \
     static FortranCall smpi = NULL;                                                          \
     if (smpi == NULL) smpi = (FortranCall)SmpiSymbol(#name);                                 \
-    Enter(__builtin_return_address(0));                                                      \
+    Enter(__builtin_return_address(0), collective);                                          \
     smpi(a, b, c, d, e, f, g, h, i, j, k, l, m);                                             \
     Leave();                                                                                 \
   }
+#define HOPMAP_WRAP_FORTRAN(name) HOPMAP_WRAP_FORTRAN_KIND(name, 0)
+#define HOPMAP_WRAP_FORTRAN_COLLECTIVE(name) HOPMAP_WRAP_FORTRAN_KIND(name, 1)
 
 HOPMAP_WRAP_FORTRAN(mpi_send_)
 HOPMAP_WRAP_FORTRAN(mpi_ssend_)
@@ -418,20 +429,20 @@ HOPMAP_WRAP_FORTRAN(mpi_wait_)
 HOPMAP_WRAP_FORTRAN(mpi_waitall_)
 HOPMAP_WRAP_FORTRAN(mpi_waitany_)
 HOPMAP_WRAP_FORTRAN(mpi_test_)
-HOPMAP_WRAP_FORTRAN(mpi_barrier_)
-HOPMAP_WRAP_FORTRAN(mpi_bcast_)
-HOPMAP_WRAP_FORTRAN(mpi_reduce_)
-HOPMAP_WRAP_FORTRAN(mpi_allreduce_)
-HOPMAP_WRAP_FORTRAN(mpi_gather_)
-HOPMAP_WRAP_FORTRAN(mpi_allgather_)
-HOPMAP_WRAP_FORTRAN(mpi_alltoall_)
-HOPMAP_WRAP_FORTRAN(mpi_comm_dup_)
-HOPMAP_WRAP_FORTRAN(mpi_comm_split_)
-HOPMAP_WRAP_FORTRAN(mpi_comm_create_)
-HOPMAP_WRAP_FORTRAN(mpi_cart_create_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_barrier_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_bcast_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_reduce_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_allreduce_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_gather_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_allgather_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_alltoall_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_comm_dup_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_comm_split_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_comm_create_)
+HOPMAP_WRAP_FORTRAN_COLLECTIVE(mpi_cart_create_)
 
 double mpi_wtime_(void) {
-  Enter(__builtin_return_address(0));
+  Enter(__builtin_return_address(0), 0);
   const double now = PMPI_Wtime();
   Leave();
   return now;
@@ -448,7 +459,7 @@ void mpi_finalize_(int* ierr) {
   static void (*smpi)(int*) = NULL;
   if (smpi == NULL) smpi = (void (*)(int*))SmpiSymbol("mpi_finalize_");
   if (mode != kOff) {
-    Enter(__builtin_return_address(0));
+    Enter(__builtin_return_address(0), 0);
     Leave();
     if (mode == kMeasure) WriteProfile();
     Report();

@@ -170,6 +170,10 @@ TEST_F(ComputeProfileTest, ReplayedComputationIsTheMeasuredOneEveryRun) {
   EXPECT_GT(*in_order.mpi_time_s, 0);
   // A rank's computing and waiting inside MPI fill its run.
   EXPECT_LE(*in_order.compute_s + *in_order.mpi_time_s, in_order.time_s * (1 + 1e-9));
+  // halo2d's two barriers are its collectives: part of its MPI time, not all of it.
+  ASSERT_TRUE(in_order.collective_s.has_value());
+  EXPECT_GT(*in_order.collective_s, 0);
+  EXPECT_LT(*in_order.collective_s, *in_order.mpi_time_s);
 
   absl::StatusOr<SimulationReport> replayed = Run("replay");
   ASSERT_TRUE(replayed.ok()) << replayed.status();
@@ -181,6 +185,7 @@ TEST_F(ComputeProfileTest, ReplayedComputationIsTheMeasuredOneEveryRun) {
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(again->simulations[i].time_s, replayed->simulations[i].time_s) << i;
     EXPECT_EQ(again->simulations[i].mpi_time_s, replayed->simulations[i].mpi_time_s) << i;
+    EXPECT_EQ(again->simulations[i].collective_s, replayed->simulations[i].collective_s) << i;
     EXPECT_EQ(replayed->simulations[i].unmatched_calls, 0) << i;
   }
   // Both placements compute the same; the folded one waits less in MPI.
