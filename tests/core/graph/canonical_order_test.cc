@@ -59,6 +59,42 @@ TEST(CanonicalOrderTest, EveryNumberingOfARandomGeometricGraphGetsTheSameOrder) 
   }
 }
 
+// The canonical graph of `graph` and of three random renumberings of it are one.
+void ExpectTheSameCanonicalGraph(const TaskGraph& graph) {
+  absl::StatusOr<TaskGraph> canonical = graph.Permuted(CanonicalOrder(graph));
+  ASSERT_TRUE(canonical.ok()) << canonical.status();
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    std::vector<TaskId> old_id;
+    const TaskGraph renumbered = Renumber(graph, seed, old_id);
+    absl::StatusOr<TaskGraph> again = renumbered.Permuted(CanonicalOrder(renumbered));
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->adjncy(), canonical->adjncy()) << "seed " << seed;
+    EXPECT_EQ(again->adjwgt(), canonical->adjwgt()) << "seed " << seed;
+  }
+}
+
+// Colour refinement alone leaves these tied: the four tasks of two triangles hanging
+// off one hub (placed one at a time, each told apart by the ones before), and the
+// inside of a grid without wrap (told apart by where their surroundings sit).
+TEST(CanonicalOrderTest, TiesColourRefinementLeavesAreBrokenByTheOrderSoFar) {
+  TaskGraphBuilder triangles(9);  // hub 0; triangles 0-1-2, 0-3-4; a tail 0-5-6-7-8
+  for (auto [u, v] : std::vector<std::pair<TaskId, TaskId>>{
+           {0, 1}, {1, 2}, {2, 0}, {0, 3}, {3, 4}, {4, 0}, {0, 5}, {5, 6}, {6, 7}, {7, 8}}) {
+    ASSERT_TRUE(triangles.AddTraffic(u, v, 1).ok());
+  }
+  absl::StatusOr<TaskGraph> hub = std::move(triangles).Build();
+  ASSERT_TRUE(hub.ok());
+  ExpectTheSameCanonicalGraph(*hub);
+
+  GeneratorOptions options;
+  options.kind = "stencil2d-5";
+  options.dims = {30, 20};
+  absl::StatusOr<TaskGraph> grid = GenerateGraph(options);
+  ASSERT_TRUE(grid.ok()) << grid.status();
+  EXPECT_LT(CanonicalLabelCount(*grid), grid->num_tasks());
+  ExpectTheSameCanonicalGraph(*grid);
+}
+
 TEST(CanonicalOrderTest, LoadsAndBytesTellTasksApart) {
   // A ring of 6: every task alike (one label), so the ids decide.
   TaskGraphBuilder ring(6);
