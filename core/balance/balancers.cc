@@ -134,11 +134,10 @@ std::vector<int64_t> StayCosts(const BalancerInput& in) {
 }
 
 // PartitionBalancer's starts on in.problem as numbered. `renumbered`, when set, is
-// how in.problem was made from `caller`'s objects: the block start then follows the
+// how in.problem was made from the caller's objects: the block start then follows the
 // caller's ids.
 BalancerOutput PartitionAsNumbered(const BalancerInput& in, const std::vector<int32_t>& grid,
-                                   const RenumberedProblem* renumbered = nullptr,
-                                   const BalanceInput* caller = nullptr) {
+                                   const RenumberedProblem* renumbered = nullptr) {
   const BalanceInput scratch = WithoutCurrent(in.problem);
   const BalanceOptions free_options{.imbalance = in.balance.imbalance};
   enum class Start {
@@ -212,7 +211,7 @@ BalancerOutput PartitionAsNumbered(const BalancerInput& in, const std::vector<in
         start = PartitionPlacement(scratch, NodeImbalance(in), options, in.stop, in.map_quotient);
         break;
       case Start::kBlock:
-        start = renumbered != nullptr ? renumbered->FromCaller(BlockPlacement(*caller))
+        start = renumbered != nullptr ? renumbered->FromCaller(BlockPlacement(renumbered->caller()))
                                       : BlockPlacement(scratch);
         break;
     }
@@ -289,7 +288,7 @@ absl::StatusOr<BalancerOutput> PartitionBalancer::Balance(const BalancerInput& i
   const std::vector<int32_t> no_grid;
   BalancerOutput out = PartitionAsNumbered(
       {(*renumbered)->input(), in.balance, in.options, in.stop, in.cap, in.map_quotient, &no_grid},
-      no_grid, renumbered->get(), &scratch);
+      no_grid, renumbered->get());
   out.slot_of_task = (*renumbered)->ToCaller(out.slot_of_task);
   return out;
 }

@@ -25,6 +25,7 @@ absl::StatusOr<std::unique_ptr<RenumberedProblem>> RenumberedProblem::Create(
   absl::StatusOr<TaskGraph> graph = input.graph.Permuted(old_id);
   if (!graph.ok()) return graph.status();
   std::unique_ptr<RenumberedProblem> problem(new RenumberedProblem());
+  problem->caller_ = &input;
   problem->graph_ = *std::move(graph);
   problem->loads_ = Renumbered(input.loads, old_id);
   problem->state_bytes_ = Renumbered(input.state_bytes, old_id);

@@ -22,6 +22,8 @@ class RenumberedProblem {
   static absl::StatusOr<std::unique_ptr<RenumberedProblem>> Create(const BalanceInput& input,
                                                                    std::vector<TaskId> old_id);
   [[nodiscard]] const BalanceInput& input() const { return *input_; }
+  // The problem as the caller numbered it (Create's `input`, which must outlive this).
+  [[nodiscard]] const BalanceInput& caller() const { return *caller_; }
   // A placement of the renumbered objects as a placement of the caller's.
   [[nodiscard]] std::vector<SlotId> ToCaller(std::span<const SlotId> slot_of_task) const;
   // A placement of the caller's objects as one of the renumbered.
@@ -29,6 +31,7 @@ class RenumberedProblem {
 
  private:
   RenumberedProblem() = default;
+  const BalanceInput* caller_ = nullptr;
   std::vector<TaskId> old_id_;
   TaskGraph graph_;
   std::vector<double> loads_;

@@ -68,7 +68,6 @@ std::vector<TaskId> CanonicalOrder(const TaskGraph& graph, std::span<const doubl
   };
   std::vector<TaskId> order;
   order.reserve(n);
-  std::vector<uint8_t> seen(n, 0);
   std::vector<TaskId> position(n, -1);  // in `order`, once placed
   // Tasks of one label reached together are told apart by where their placed
   // neighbours are (a canonical fact once the order so far is): the label sees the
@@ -163,16 +162,14 @@ std::vector<TaskId> CanonicalOrder(const TaskGraph& graph, std::span<const doubl
       std::swap(tied[best], tied[left - 1]);
     }
   };
+  // Every task a head reaches is placed before the next head is looked at, so a
+  // task not placed yet has not been reached.
   auto search_from = [&](TaskId root) {
-    seen[root] = 1;
     place(root);
     for (size_t head = order.size() - 1; head < order.size(); ++head) {
       reached.clear();
       graph.ForEachNeighbor(order[head], [&](TaskId u, Bytes) {
-        if (!seen[u]) {
-          seen[u] = 1;
-          reached.push_back(u);
-        }
+        if (position[u] < 0) reached.push_back(u);
       });
       std::sort(reached.begin(), reached.end(), before);
       for (size_t begin = 0; begin < reached.size();) {
@@ -193,11 +190,11 @@ std::vector<TaskId> CanonicalOrder(const TaskGraph& graph, std::span<const doubl
   search_from(first);
   std::vector<TaskId> left;
   for (TaskId t = 0; t < n; ++t) {
-    if (!seen[t]) left.push_back(t);
+    if (position[t] < 0) left.push_back(t);
   }
   std::sort(left.begin(), left.end(), before);
   for (TaskId root : left) {
-    if (!seen[root]) search_from(root);
+    if (position[root] < 0) search_from(root);
   }
   return order;
 }

@@ -149,7 +149,7 @@ def print_rows(rows):
           f"{'mpi_time_s':>12} {'collective_s':>12} {'hop_bytes':>16}")
     for r in rows:
         print(f"{r['app']:9} {r['ranks']:5d} {r['machine']:24} {r['placement']:9} "
-              f"{r['run_time_s']:12.6f} {r['mpi_time_s']:12.6f} {r.get('collective_s', 0.0):12.6f} "
+              f"{r['run_time_s']:12.6f} {r['mpi_time_s']:12.6f} {r['collective_s']:12.6f} "
               f"{r['hop_bytes']:16d}")
 
 
